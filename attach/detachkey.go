@@ -1,0 +1,59 @@
+package attach
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"strings"
+)
+
+// ErrBadDetachKey is returned for a detach key that cannot be parsed.
+var ErrBadDetachKey = errors.New("attach: bad detach key")
+
+// DetachKey is the key that detaches a client: one control byte, and the
+// same key as a kitty keyboard protocol event (CSI code;5u), which a
+// terminal sends instead when an application enabled that protocol.
+type DetachKey struct {
+	b     byte
+	kitty []byte
+}
+
+// NoDetachKey turns detaching off.
+var NoDetachKey = DetachKey{}
+
+// ParseDetachKey parses "ctrl-X" (X one of a-z, @ [ \ ] ^ _) or "none".
+func ParseDetachKey(s string) (DetachKey, error) {
+	if s == "none" {
+		return NoDetachKey, nil
+	}
+	k, ok := strings.CutPrefix(strings.ToLower(s), "ctrl-")
+	if !ok || len(k) != 1 {
+		return DetachKey{}, fmt.Errorf("%w %q: use ctrl-a..ctrl-z, ctrl-\\, ctrl-], ctrl-^, ctrl-_ or none", ErrBadDetachKey, s)
+	}
+	c := k[0]
+	switch {
+	case 'a' <= c && c <= 'z', c == '@', c == '[', c == '\\', c == ']', c == '^', c == '_':
+	default:
+		return DetachKey{}, fmt.Errorf("%w %q: use ctrl-a..ctrl-z, ctrl-\\, ctrl-], ctrl-^, ctrl-_ or none", ErrBadDetachKey, s)
+	}
+	return DetachKey{b: c & 0x1f, kitty: []byte(fmt.Sprintf("\x1b[%d;5u", c))}, nil
+}
+
+// Enabled reports whether the key detaches at all.
+func (k DetachKey) Enabled() bool { return k.kitty != nil }
+
+// find returns the index of the first detach key in b, or -1. A
+// kitty-encoded key split across two reads is not seen: terminals write a
+// key event whole, and holding back a partial escape sequence would delay a
+// lone Escape keystroke.
+func (k DetachKey) find(b []byte) int {
+	if !k.Enabled() {
+		return -1
+	}
+	i := bytes.IndexByte(b, k.b)
+	j := bytes.Index(b, k.kitty)
+	if j < 0 || (i >= 0 && i < j) {
+		return i
+	}
+	return j
+}

@@ -1,0 +1,125 @@
+// Package attach is the wr client: it connects to the server (starting it
+// when needed), relays a terminal to a session, and makes requests.
+//
+// It owns the local terminal while attached and must leave it exactly as it
+// found it on every way out. It speaks to the server only through wire and
+// never imports the server half (mux).
+package attach
+
+import (
+	"errors"
+	"fmt"
+	"net"
+	"syscall"
+	"time"
+
+	"wr/wire"
+)
+
+// Sentinel errors.
+var (
+	ErrNoServer = errors.New("attach: no server running")
+	ErrRefused  = errors.New("attach: refused by the server")
+)
+
+// RemoteError is an Error frame from the server.
+type RemoteError struct {
+	Code    string
+	Message string
+}
+
+func (e *RemoteError) Error() string { return e.Message }
+
+// IsCode reports whether err is a server error with the given code.
+func IsCode(err error, code string) bool {
+	var re *RemoteError
+	return errors.As(err, &re) && re.Code == code
+}
+
+// Conn is a connection that has completed the handshake.
+type Conn struct {
+	c       *net.UnixConn
+	Welcome wire.Welcome
+}
+
+// Dial connects to the server on socket without starting one. It returns
+// ErrNoServer when nothing is listening there.
+func Dial(socket string) (*Conn, error) {
+	c, err := net.DialUnix("unix", nil, &net.UnixAddr{Name: socket, Net: "unix"})
+	if err != nil {
+		if errors.Is(err, syscall.ENOENT) || errors.Is(err, syscall.ECONNREFUSED) {
+			return nil, fmt.Errorf("%w on %s", ErrNoServer, socket)
+		}
+		return nil, fmt.Errorf("connect to %s: %w", socket, err)
+	}
+	conn := &Conn{c: c}
+	if err := conn.handshake(); err != nil {
+		c.Close()
+		return nil, err
+	}
+	return conn, nil
+}
+
+func (c *Conn) handshake() error {
+	p, _ := wire.Encode(wire.Hello{Protocol: wire.ProtocolMajor, Minor: wire.ProtocolMinor, Version: wire.Version})
+	_ = c.c.SetDeadline(time.Now().Add(5 * time.Second))
+	defer c.c.SetDeadline(time.Time{})
+	if err := wire.WriteFrame(c.c, wire.TypeHello, p); err != nil {
+		return fmt.Errorf("handshake: %w", err)
+	}
+	f, err := wire.ReadFrame(c.c)
+	if err != nil {
+		return fmt.Errorf("handshake: %w", err)
+	}
+	switch f.Type {
+	case wire.TypeWelcome:
+		return wire.Decode(f, &c.Welcome)
+	case wire.TypeRefused:
+		var r wire.Refused
+		_ = wire.Decode(f, &r)
+		return fmt.Errorf("%w: %s", ErrRefused, r.Message)
+	default:
+		return fmt.Errorf("handshake: unexpected %s", f.Type)
+	}
+}
+
+// Close closes the connection.
+func (c *Conn) Close() error { return c.c.Close() }
+
+// Request sends one control request and decodes the reply into reply. An
+// Error reply becomes a *RemoteError.
+func (c *Conn) Request(t wire.Type, req, reply any) error {
+	p, err := wire.Encode(req)
+	if err != nil {
+		return err
+	}
+	if err := wire.WriteFrame(c.c, t, p); err != nil {
+		return fmt.Errorf("send %s: %w", t, err)
+	}
+	f, err := wire.ReadFrame(c.c)
+	if err != nil {
+		return fmt.Errorf("the server closed the connection during %s: %w", t, err)
+	}
+	if f.Type == wire.TypeError {
+		var e wire.Error
+		if err := wire.Decode(f, &e); err != nil {
+			return err
+		}
+		return &RemoteError{Code: e.Code, Message: e.Message}
+	}
+	if reply != nil {
+		return wire.Decode(f, reply)
+	}
+	return nil
+}
+
+// Do dials socket (without starting a server), makes one request and
+// closes the connection.
+func Do(socket string, t wire.Type, req, reply any) error {
+	c, err := Dial(socket)
+	if err != nil {
+		return err
+	}
+	defer c.Close()
+	return c.Request(t, req, reply)
+}

@@ -1,0 +1,320 @@
+package attach
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"sync"
+	"syscall"
+	"time"
+
+	"golang.org/x/term"
+
+	"wr/wire"
+)
+
+// Options describes one attach.
+type Options struct {
+	Socket    string
+	Exe       string // the wr binary, to start the server when needed
+	Name      string
+	Create    bool // create the session from Config if it does not exist
+	Exclusive bool // fail if it exists (wr new)
+	ReadOnly  bool
+	DetachKey DetachKey
+	Config    wire.SessionConfig
+	Stdin     *os.File
+	Stdout    *os.File
+	Stderr    io.Writer
+}
+
+// outcome is how an attach ended.
+type outcome struct {
+	code     int
+	detached bool   // by the detach key: print the notice
+	err      error  // printed on stderr after the terminal is restored
+	quiet    bool   // ended by a signal or a vanished terminal: say nothing
+}
+
+// Run attaches the terminal on opts.Stdin/Stdout to a session and relays
+// until the session ends (its exit code), the user detaches (0), the client
+// is signalled (128+signal) or the server is lost (1). The terminal is
+// restored before Run returns, on every path.
+func Run(opts Options) int {
+	fd := int(opts.Stdin.Fd())
+	isTerm := term.IsTerminal(fd)
+	cols, rows := 0, 0
+	if isTerm {
+		if w, h, err := term.GetSize(fd); err == nil {
+			cols, rows = w, h
+		}
+	}
+	req := wire.Attach{
+		Name: opts.Name, Create: opts.Create, Exclusive: opts.Exclusive,
+		ReadOnly: opts.ReadOnly, Cols: cols, Rows: rows, Config: opts.Config,
+	}
+
+	conn, accepted, err := open(opts, req)
+	if err != nil {
+		fmt.Fprintf(opts.Stderr, "wr: %v\n", err)
+		return 1
+	}
+	defer conn.Close()
+
+	restore := func() {}
+	if isTerm {
+		state, err := term.MakeRaw(fd)
+		if err != nil {
+			fmt.Fprintf(opts.Stderr, "wr: cannot put the terminal in raw mode: %v\n", err)
+			return 1
+		}
+		var once sync.Once
+		restore = func() { once.Do(func() { _ = term.Restore(fd, state) }) }
+	}
+	defer restore()
+
+	r := newRelay(conn, opts, isTerm)
+	out := r.run()
+	r.stop()
+	restore()
+
+	switch {
+	case out.err != nil:
+		fmt.Fprintf(opts.Stderr, "wr: %v\n", out.err)
+	case out.detached:
+		fmt.Fprintf(opts.Stdout, "\n[detached from %s]\n", accepted.Name)
+	}
+	return out.code
+}
+
+// open connects and sends the Attach, starting a server if it may create.
+// A server caught shutting down is replaced once.
+func open(opts Options, req wire.Attach) (*Conn, wire.Attached, error) {
+	var acc wire.Attached
+	for try := 0; ; try++ {
+		var conn *Conn
+		var err error
+		if opts.Create {
+			conn, err = DialOrStart(opts.Socket, opts.Exe)
+		} else {
+			conn, err = Dial(opts.Socket)
+			if errors.Is(err, ErrNoServer) {
+				return nil, acc, fmt.Errorf("no session named %s (no server is running)", opts.Name)
+			}
+		}
+		if err != nil {
+			return nil, acc, err
+		}
+		err = conn.Request(wire.TypeAttach, req, &acc)
+		if err == nil {
+			return conn, acc, nil
+		}
+		conn.Close()
+		if IsCode(err, wire.CodeStopping) && try < 20 {
+			time.Sleep(50 * time.Millisecond) // the old server is on its way out
+			continue
+		}
+		return nil, acc, err
+	}
+}
+
+// relay runs the goroutines of one attached client.
+type relay struct {
+	conn   *Conn
+	opts   Options
+	isTerm bool
+
+	frames chan []byte // encoded frames for the one writer goroutine
+	result chan outcome
+	quit   chan struct{}
+	wg     sync.WaitGroup
+	sigs   chan os.Signal
+}
+
+func newRelay(conn *Conn, opts Options, isTerm bool) *relay {
+	return &relay{
+		conn: conn, opts: opts, isTerm: isTerm,
+		frames: make(chan []byte, 64),
+		result: make(chan outcome, 4),
+		quit:   make(chan struct{}),
+		sigs:   make(chan os.Signal, 8),
+	}
+}
+
+func (r *relay) finish(o outcome) {
+	select {
+	case r.result <- o:
+	default:
+	}
+}
+
+// send queues a frame for the writer; it gives up once the relay is over.
+func (r *relay) send(t wire.Type, p []byte) {
+	b, err := wire.AppendFrame(nil, t, p)
+	if err != nil {
+		return
+	}
+	select {
+	case r.frames <- b:
+	case <-r.quit:
+	}
+}
+
+func (r *relay) run() outcome {
+	signal.Notify(r.sigs, syscall.SIGWINCH, syscall.SIGTERM, syscall.SIGHUP, syscall.SIGINT, syscall.SIGQUIT)
+	r.wg.Add(2)
+	go r.writeLoop()
+	go r.readServer()
+	go r.readInput() // not waited for: a read from a terminal cannot be interrupted
+	for {
+		select {
+		case o := <-r.result:
+			return o
+		case sig := <-r.sigs:
+			if sig == syscall.SIGWINCH {
+				r.sendSize()
+				continue
+			}
+			// The session keeps running; this client goes, quietly, with
+			// the status a signalled process reports.
+			r.detach()
+			return outcome{code: 128 + int(sig.(syscall.Signal)), quiet: true}
+		}
+	}
+}
+
+// detach tells the server this client is leaving and waits briefly for the
+// frame to go out.
+func (r *relay) detach() {
+	b, _ := wire.AppendFrame(nil, wire.TypeDetach, nil)
+	select {
+	case r.frames <- b:
+	case <-time.After(time.Second):
+	}
+}
+
+// stop ends the relay's goroutines; after it returns nothing more is
+// written to the terminal, so restoring it is the last word.
+func (r *relay) stop() {
+	signal.Stop(r.sigs)
+	close(r.quit)
+	done := make(chan struct{})
+	go func() { r.wg.Wait(); close(done) }()
+	select {
+	case <-done:
+	case <-time.After(2 * time.Second):
+		// A stopped terminal can block a write; do not hang on exit.
+	}
+	r.conn.Close()
+}
+
+func (r *relay) sendSize() {
+	w, h, err := term.GetSize(int(r.opts.Stdin.Fd()))
+	if err != nil {
+		return
+	}
+	p, _ := wire.Encode(wire.Resize{Cols: w, Rows: h})
+	r.send(wire.TypeResize, p)
+}
+
+// writeLoop is the connection's one writer.
+func (r *relay) writeLoop() {
+	defer r.wg.Done()
+	for {
+		select {
+		case b := <-r.frames:
+			if _, err := r.conn.c.Write(b); err != nil {
+				return
+			}
+		case <-r.quit:
+			// Flush what is queued (a Detach) before leaving.
+			for {
+				select {
+				case b := <-r.frames:
+					if _, err := r.conn.c.Write(b); err != nil {
+						return
+					}
+				default:
+					_ = r.conn.c.CloseWrite()
+					return
+				}
+			}
+		}
+	}
+}
+
+// readServer writes the session's output to the terminal until Exited.
+func (r *relay) readServer() {
+	defer r.wg.Done()
+	for {
+		f, err := wire.ReadFrame(r.conn.c)
+		if err != nil {
+			select {
+			case <-r.quit:
+			default:
+				r.finish(outcome{code: 1, err: errors.New("lost the server: the connection closed before the session ended")})
+			}
+			return
+		}
+		switch f.Type {
+		case wire.TypeOutput:
+			if _, err := r.opts.Stdout.Write(f.Payload); err != nil {
+				r.finish(outcome{code: 1, err: fmt.Errorf("write to the terminal: %w", err)})
+				return
+			}
+		case wire.TypeExited:
+			var e wire.Exited
+			if err := wire.Decode(f, &e); err != nil {
+				r.finish(outcome{code: 1, err: err})
+				return
+			}
+			r.finish(outcome{code: e.Code})
+			return
+		case wire.TypeError:
+			var e wire.Error
+			_ = wire.Decode(f, &e)
+			r.finish(outcome{code: 1, err: errors.New(e.Message)})
+			return
+		}
+	}
+}
+
+// readInput relays the terminal's input and watches for the detach key.
+func (r *relay) readInput() {
+	buf := make([]byte, 32<<10)
+	for {
+		n, err := r.opts.Stdin.Read(buf)
+		b := buf[:n]
+		if i := r.opts.DetachKey.find(b); i >= 0 {
+			if i > 0 {
+				r.sendInput(b[:i])
+			}
+			r.detach()
+			r.finish(outcome{code: 0, detached: true})
+			return
+		}
+		if n > 0 {
+			r.sendInput(b)
+		}
+		if err != nil {
+			if r.isTerm {
+				// The terminal went away: leave the session running.
+				r.detach()
+				r.finish(outcome{code: 128 + int(syscall.SIGHUP), quiet: true})
+			}
+			// A pipe at EOF: keep relaying output until the session ends;
+			// end-of-input is not a request to end a shared shell.
+			return
+		}
+	}
+}
+
+func (r *relay) sendInput(b []byte) {
+	for len(b) > 0 {
+		n := min(len(b), wire.MaxPayload)
+		r.send(wire.TypeInput, append([]byte(nil), b[:n]...))
+		b = b[n:]
+	}
+}

@@ -1,0 +1,77 @@
+package attach
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"syscall"
+	"time"
+
+	"golang.org/x/sys/unix"
+
+	"wr/wire"
+)
+
+// startTimeout bounds how long a client waits for a server it started.
+const startTimeout = 5 * time.Second
+
+// DialOrStart connects to the server, starting one from exe (the client's
+// own binary) when none is running. Clients that start at the same instant
+// serialise on a lock beside the socket, so they end up with one server.
+func DialOrStart(socket, exe string) (*Conn, error) {
+	c, err := Dial(socket)
+	if err == nil || !errors.Is(err, ErrNoServer) {
+		return c, err
+	}
+	if err := wire.PrepareDir(socket); err != nil {
+		return nil, err
+	}
+	lock, err := os.OpenFile(socket+".start", os.O_RDWR|os.O_CREATE, 0o600)
+	if err != nil {
+		return nil, fmt.Errorf("start lock: %w", err)
+	}
+	defer lock.Close()
+	if err := unix.Flock(int(lock.Fd()), unix.LOCK_EX); err != nil {
+		return nil, fmt.Errorf("start lock: %w", err)
+	}
+	defer unix.Flock(int(lock.Fd()), unix.LOCK_UN)
+
+	// Another client may have started it while we waited for the lock.
+	if c, err := Dial(socket); err == nil || !errors.Is(err, ErrNoServer) {
+		return c, err
+	}
+	null, err := os.OpenFile(os.DevNull, os.O_RDWR, 0)
+	if err != nil {
+		return nil, err
+	}
+	defer null.Close()
+	cmd := exec.Command(exe, "--socket", socket, "server", "run", "--daemon")
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = null, null, null
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
+	if err := cmd.Start(); err != nil {
+		return nil, fmt.Errorf("start the server (%s): %w", exe, err)
+	}
+	exited := make(chan error, 1)
+	go func() { exited <- cmd.Wait() }()
+
+	deadline := time.Now().Add(startTimeout)
+	for delay := time.Millisecond; ; delay = min(delay*2, 50*time.Millisecond) {
+		c, err := Dial(socket)
+		if err == nil || !errors.Is(err, ErrNoServer) {
+			return c, err
+		}
+		select {
+		case werr := <-exited:
+			// It may have lost a race to another server; try that one.
+			if c, err := Dial(socket); err == nil {
+				return c, nil
+			}
+			return nil, fmt.Errorf("the server exited at start (%v); see %s.log", werr, socket)
+		case <-time.After(delay):
+		}
+		if time.Now().After(deadline) {
+			return nil, fmt.Errorf("the server did not answer on %s within %v; see %s.log", socket, startTimeout, socket)
+		}
+	}
+}

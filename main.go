@@ -1,0 +1,461 @@
+// Command wr keeps terminal sessions alive: a server holds each session's
+// PTY, and any number of clients attach to it from any terminal.
+//
+// This file parses the command line and maps outcomes to exit codes: 0
+// success, 1 failure, 2 usage; `wr attach` and `wr wait` exit with the
+// session's own code.
+package main
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"github.com/urfave/cli/v2"
+
+	"wr/attach"
+	"wr/mux"
+	"wr/wire"
+)
+
+// exitError carries an exit code out of a command; msg, if any, goes to
+// stderr as one line.
+type exitError struct {
+	code int
+	msg  string
+}
+
+func (e *exitError) Error() string { return e.msg }
+
+func fail(code int, format string, args ...any) error {
+	return &exitError{code: code, msg: fmt.Sprintf(format, args...)}
+}
+
+// usageError marks a command line that could not be understood.
+type usageError struct{ err error }
+
+func (e *usageError) Error() string { return e.err.Error() }
+
+func main() {
+	os.Exit(run(os.Args))
+}
+
+func run(args []string) int {
+	notFound := ""
+	app := newApp(&notFound)
+	err := app.Run(args)
+	if notFound != "" {
+		fmt.Fprintf(os.Stderr, "wr: unknown command %q; run `wr --help` for the list\n", notFound)
+		return 2
+	}
+	var ee *exitError
+	var ue *usageError
+	switch {
+	case err == nil:
+		return 0
+	case errors.As(err, &ee):
+		if ee.msg != "" {
+			fmt.Fprintf(os.Stderr, "wr: %s\n", ee.msg)
+		}
+		return ee.code
+	case errors.As(err, &ue):
+		fmt.Fprintf(os.Stderr, "wr: %v\n", ue.err)
+		return 2
+	default:
+		fmt.Fprintf(os.Stderr, "wr: %v\n", err)
+		return 1
+	}
+}
+
+func newApp(notFound *string) *cli.App {
+	onUsage := func(_ *cli.Context, err error, _ bool) error {
+		return &usageError{fmt.Errorf("%w (see --help)", err)}
+	}
+	app := &cli.App{
+		Name:                 "wr",
+		Usage:                "keep terminal sessions alive; attach to them from any terminal, many at once",
+		Version:              wire.Version,
+		HideHelpCommand:      true,
+		EnableBashCompletion: false,
+		Flags: []cli.Flag{
+			&cli.StringFlag{Name: "socket", Usage: "server socket `PATH`", EnvVars: []string{"WR_SOCKET"}},
+		},
+		ExitErrHandler:  func(*cli.Context, error) {},
+		OnUsageError:    onUsage,
+		CommandNotFound: func(_ *cli.Context, name string) { *notFound = name },
+		Commands: []*cli.Command{
+			attachCommand(), newCommand(), lsCommand(), killCommand(), sendCommand(),
+			waitCommand(), serverCommand(), versionCommand(),
+		},
+	}
+	var setUsage func([]*cli.Command)
+	setUsage = func(cs []*cli.Command) {
+		for _, c := range cs {
+			c.OnUsageError = onUsage
+			setUsage(c.Subcommands)
+		}
+	}
+	setUsage(app.Commands)
+	return app
+}
+
+// socketPath resolves --socket / $WR_SOCKET / the default.
+func socketPath(c *cli.Context) (string, error) {
+	p, err := wire.SocketPath(c.String("socket"))
+	if err != nil {
+		return "", fail(1, "%v", err)
+	}
+	return p, nil
+}
+
+// splitCommand splits NAME [-- CMD ARGS] into the name and the command.
+func splitCommand(c *cli.Context) (string, []string, error) {
+	args := c.Args().Slice()
+	if len(args) == 0 {
+		return "", nil, &usageError{errors.New("missing session NAME")}
+	}
+	name, rest := args[0], args[1:]
+	if len(rest) > 0 {
+		if rest[0] != "--" {
+			return "", nil, &usageError{fmt.Errorf("unexpected %q after NAME; put a command after --", rest[0])}
+		}
+		rest = rest[1:]
+	}
+	if err := wire.CheckName(name); err != nil {
+		return "", nil, &usageError{nameError(err)}
+	}
+	return name, rest, nil
+}
+
+// nameError drops the package prefix for the user.
+func nameError(err error) error {
+	return errors.New(strings.TrimPrefix(err.Error(), "wire: "))
+}
+
+func sessionConfig(command []string) wire.SessionConfig {
+	cwd, _ := os.Getwd()
+	return wire.SessionConfig{Command: command, Cwd: cwd, Env: os.Environ()}
+}
+
+func attachCommand() *cli.Command {
+	return &cli.Command{
+		Name:      "attach",
+		Usage:     "attach to a session, creating it if it does not exist",
+		ArgsUsage: "NAME [-- CMD [ARG...]]",
+		Flags: []cli.Flag{
+			&cli.BoolFlag{Name: "read-only", Aliases: []string{"r"}, Usage: "watch only: input is dropped and the size is never taken"},
+			&cli.BoolFlag{Name: "no-create", Usage: "fail if the session does not exist"},
+			&cli.StringFlag{Name: "detach-key", Value: `ctrl-\`, EnvVars: []string{"WR_DETACH_KEY"}, Usage: "key that detaches (ctrl-X or none)"},
+		},
+		Action: func(c *cli.Context) error {
+			name, command, err := splitCommand(c)
+			if err != nil {
+				return err
+			}
+			return doAttach(c, name, command, !c.Bool("no-create"), false, c.Bool("read-only"), c.String("detach-key"))
+		},
+	}
+}
+
+func doAttach(c *cli.Context, name string, command []string, create, exclusive, readOnly bool, keySpec string) error {
+	key, err := attach.ParseDetachKey(keySpec)
+	if err != nil {
+		return &usageError{err}
+	}
+	socket, err := socketPath(c)
+	if err != nil {
+		return err
+	}
+	if os.Getenv("WR_SESSION") == name && os.Getenv("WR_SOCKET") == socket {
+		return fail(1, "already inside session %s; attaching to it from inside itself would loop", name)
+	}
+	exe, err := os.Executable()
+	if err != nil {
+		return fail(1, "cannot find my own binary to start the server: %v", err)
+	}
+	code := attach.Run(attach.Options{
+		Socket: socket, Exe: exe, Name: name,
+		Create: create, Exclusive: exclusive, ReadOnly: readOnly, DetachKey: key,
+		Config: sessionConfig(command),
+		Stdin:  os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr,
+	})
+	if code != 0 {
+		return &exitError{code: code}
+	}
+	return nil
+}
+
+func newCommand() *cli.Command {
+	return &cli.Command{
+		Name:      "new",
+		Usage:     "create a session (fails if NAME exists) and attach to it",
+		ArgsUsage: "NAME [-- CMD [ARG...]]",
+		Flags: []cli.Flag{
+			&cli.BoolFlag{Name: "detached", Aliases: []string{"d"}, Usage: "create it without attaching"},
+			&cli.StringFlag{Name: "detach-key", Value: `ctrl-\`, EnvVars: []string{"WR_DETACH_KEY"}, Usage: "key that detaches (ctrl-X or none)"},
+		},
+		Action: func(c *cli.Context) error {
+			name, command, err := splitCommand(c)
+			if err != nil {
+				return err
+			}
+			if !c.Bool("detached") {
+				return doAttach(c, name, command, true, true, false, c.String("detach-key"))
+			}
+			socket, err := socketPath(c)
+			if err != nil {
+				return err
+			}
+			exe, err := os.Executable()
+			if err != nil {
+				return fail(1, "cannot find my own binary to start the server: %v", err)
+			}
+			conn, err := attach.DialOrStart(socket, exe)
+			if err != nil {
+				return fail(1, "%v", err)
+			}
+			defer conn.Close()
+			if err := conn.Request(wire.TypeNew, wire.New{Name: name, Config: sessionConfig(command)}, nil); err != nil {
+				return fail(1, "%v", err)
+			}
+			return nil
+		},
+	}
+}
+
+func lsCommand() *cli.Command {
+	return &cli.Command{
+		Name:  "ls",
+		Usage: "list sessions",
+		Flags: []cli.Flag{&cli.BoolFlag{Name: "json", Usage: "print a JSON array"}},
+		Action: func(c *cli.Context) error {
+			if c.Args().Len() > 0 {
+				return &usageError{fmt.Errorf("ls takes no arguments (got %q)", c.Args().First())}
+			}
+			socket, err := socketPath(c)
+			if err != nil {
+				return err
+			}
+			var reply wire.Sessions
+			err = attach.Do(socket, wire.TypeList, wire.List{}, &reply)
+			if err != nil && !errors.Is(err, attach.ErrNoServer) {
+				return fail(1, "%v", err)
+			}
+			if reply.Sessions == nil {
+				reply.Sessions = []wire.SessionInfo{}
+			}
+			if c.Bool("json") {
+				b, _ := json.MarshalIndent(reply.Sessions, "", "  ")
+				fmt.Println(string(b))
+				return nil
+			}
+			if len(reply.Sessions) == 0 {
+				return nil
+			}
+			tw := tabwriter.NewWriter(os.Stdout, 0, 0, 2, ' ', 0)
+			fmt.Fprintln(tw, "NAME\tPID\tCLIENTS\tSIZE\tCREATED\tCOMMAND")
+			for _, s := range reply.Sessions {
+				created := s.Created
+				if t, err := time.Parse(time.RFC3339, s.Created); err == nil {
+					created = t.Local().Format("2006-01-02 15:04:05")
+				}
+				fmt.Fprintf(tw, "%s\t%d\t%d\t%dx%d\t%s\t%s\n", s.Name, s.PID, s.Clients, s.Cols, s.Rows, created, strings.Join(s.Command, " "))
+			}
+			return tw.Flush()
+		},
+	}
+}
+
+func killCommand() *cli.Command {
+	return &cli.Command{
+		Name:      "kill",
+		Usage:     "end sessions and every process they started",
+		ArgsUsage: "NAME... | --all",
+		Flags:     []cli.Flag{&cli.BoolFlag{Name: "all", Usage: "kill every session"}},
+		Action: func(c *cli.Context) error {
+			names := c.Args().Slice()
+			all := c.Bool("all")
+			if all == (len(names) > 0) {
+				return &usageError{errors.New("kill takes session names or --all")}
+			}
+			for _, n := range names {
+				if err := wire.CheckName(n); err != nil {
+					return &usageError{nameError(err)}
+				}
+			}
+			socket, err := socketPath(c)
+			if err != nil {
+				return err
+			}
+			err = attach.Do(socket, wire.TypeKill, wire.Kill{Names: names, All: all}, nil)
+			switch {
+			case err == nil:
+				return nil
+			case errors.Is(err, attach.ErrNoServer) && all:
+				return nil
+			case errors.Is(err, attach.ErrNoServer):
+				return fail(1, "no session named %s", names[0])
+			default:
+				return fail(1, "%v", err)
+			}
+		},
+	}
+}
+
+func sendCommand() *cli.Command {
+	return &cli.Command{
+		Name:      "send",
+		Usage:     "write TEXT to a session as if typed",
+		ArgsUsage: "NAME TEXT...",
+		Flags:     []cli.Flag{&cli.BoolFlag{Name: "enter", Usage: "press Enter after the text"}},
+		Action: func(c *cli.Context) error {
+			args := c.Args().Slice()
+			if len(args) == 0 {
+				return &usageError{errors.New("missing session NAME")}
+			}
+			name := args[0]
+			if err := wire.CheckName(name); err != nil {
+				return &usageError{nameError(err)}
+			}
+			text := strings.Join(args[1:], " ")
+			if c.Bool("enter") {
+				text += "\r"
+			}
+			if text == "" {
+				return &usageError{errors.New("nothing to send: give TEXT or --enter")}
+			}
+			socket, err := socketPath(c)
+			if err != nil {
+				return err
+			}
+			err = attach.Do(socket, wire.TypeSend, wire.Send{Name: name, Data: []byte(text)}, nil)
+			switch {
+			case err == nil:
+				return nil
+			case errors.Is(err, attach.ErrNoServer):
+				return fail(1, "no session named %s", name)
+			default:
+				return fail(1, "%v", err)
+			}
+		},
+	}
+}
+
+func waitCommand() *cli.Command {
+	return &cli.Command{
+		Name:      "wait",
+		Usage:     "wait for a session to end and exit with its code",
+		ArgsUsage: "NAME",
+		Action: func(c *cli.Context) error {
+			if c.Args().Len() != 1 {
+				return &usageError{errors.New("wait takes one session NAME")}
+			}
+			name := c.Args().First()
+			if err := wire.CheckName(name); err != nil {
+				return &usageError{nameError(err)}
+			}
+			socket, err := socketPath(c)
+			if err != nil {
+				return err
+			}
+			var ex wire.Exited
+			err = attach.Do(socket, wire.TypeWait, wire.Wait{Name: name}, &ex)
+			switch {
+			case err == nil && ex.Code == 0:
+				return nil
+			case err == nil:
+				return &exitError{code: ex.Code}
+			case errors.Is(err, attach.ErrNoServer):
+				return fail(1, "no session named %s", name)
+			default:
+				return fail(1, "%v", err)
+			}
+		},
+	}
+}
+
+func serverCommand() *cli.Command {
+	return &cli.Command{
+		Name:  "server",
+		Usage: "run, stop or inspect the server",
+		Subcommands: []*cli.Command{
+			{
+				Name:  "run",
+				Usage: "run the server in the foreground (--daemon: detach, log beside the socket)",
+				Flags: []cli.Flag{&cli.BoolFlag{Name: "daemon", Usage: "detach from the terminal and log to SOCKET.log"}},
+				Action: func(c *cli.Context) error {
+					socket, err := socketPath(c)
+					if err != nil {
+						return err
+					}
+					opts := mux.Options{Socket: socket}
+					if c.Bool("daemon") {
+						w, err := mux.Daemonize(socket)
+						if err != nil {
+							return fail(1, "%v", err)
+						}
+						opts.Log = w
+					}
+					if err := mux.Run(opts); err != nil {
+						return fail(1, "%v", err)
+					}
+					return nil
+				},
+			},
+			{
+				Name:  "stop",
+				Usage: "kill every session and stop the server",
+				Action: func(c *cli.Context) error {
+					socket, err := socketPath(c)
+					if err != nil {
+						return err
+					}
+					err = attach.Do(socket, wire.TypeStop, wire.Stop{}, nil)
+					if errors.Is(err, attach.ErrNoServer) {
+						return fail(1, "no server running on %s", socket)
+					}
+					if err != nil {
+						return fail(1, "%v", err)
+					}
+					return nil
+				},
+			},
+			{
+				Name:  "status",
+				Usage: "print the server's pid, version, uptime and session count",
+				Action: func(c *cli.Context) error {
+					socket, err := socketPath(c)
+					if err != nil {
+						return err
+					}
+					var st wire.ServerStatus
+					err = attach.Do(socket, wire.TypeStatus, wire.Status{}, &st)
+					if errors.Is(err, attach.ErrNoServer) {
+						return fail(1, "no server running on %s", socket)
+					}
+					if err != nil {
+						return fail(1, "%v", err)
+					}
+					fmt.Printf("pid %d\nversion %s\nuptime %s\nsessions %d\nsocket %s\n",
+						st.PID, st.Version, (time.Duration(st.Uptime) * time.Second).String(), st.Sessions, st.Socket)
+					return nil
+				},
+			},
+		},
+	}
+}
+
+func versionCommand() *cli.Command {
+	return &cli.Command{
+		Name:  "version",
+		Usage: "print wr's version",
+		Action: func(*cli.Context) error {
+			fmt.Printf("wr %s (protocol %d.%d)\n", wire.Version, wire.ProtocolMajor, wire.ProtocolMinor)
+			return nil
+		},
+	}
+}

@@ -1,0 +1,171 @@
+package mux
+
+import (
+	"net"
+	"sync"
+	"time"
+
+	"wr/wire"
+)
+
+// maxQueued bounds the output a client may have waiting. Past it the
+// client's pending output is dropped (it is too slow to follow the session)
+// so its memory stays bounded whatever it misses.
+const maxQueued = 4 << 20
+
+// frame is one queued message for a client.
+type frame struct {
+	t wire.Type
+	p []byte // shared with other clients for Output: never modified
+}
+
+// client is one attached connection. Everything sent to it goes through its
+// queue and is written by its own writer goroutine, so the session never
+// waits on a client's socket.
+type client struct {
+	id       int
+	conn     net.Conn
+	readOnly bool
+	since    time.Time
+
+	// Guarded by the session's mu.
+	cols, rows int
+
+	qmu     sync.Mutex
+	queue   []frame
+	queued  int  // bytes of Output in queue
+	dropped bool // output was dropped since the last write
+	closing bool // no more frames after the queue drains
+	wake    chan struct{}
+	done    chan struct{} // closed when the writer has stopped
+}
+
+func newClient(id int, conn net.Conn, readOnly bool, cols, rows int) *client {
+	return &client{
+		id: id, conn: conn, readOnly: readOnly, since: time.Now(),
+		cols: cols, rows: rows,
+		wake: make(chan struct{}, 1), done: make(chan struct{}),
+	}
+}
+
+// canOwn: only a client with a real terminal size may own it, and never a
+// read-only one (a 0x0 relay owning would shrink every other viewer to
+// nothing).
+func (c *client) canOwn() bool { return !c.readOnly && c.cols > 0 && c.rows > 0 }
+
+// send queues a frame. Output past maxQueued is dropped, never waited for.
+func (c *client) send(t wire.Type, p []byte) {
+	c.qmu.Lock()
+	defer c.qmu.Unlock()
+	if c.closing {
+		return
+	}
+	if t == wire.TypeOutput {
+		if c.queued+len(p) > maxQueued {
+			c.dropQueuedOutput()
+			c.dropped = true
+			return
+		}
+		c.queued += len(p)
+	}
+	c.queue = append(c.queue, frame{t, p})
+	select {
+	case c.wake <- struct{}{}:
+	default:
+	}
+}
+
+func (c *client) dropQueuedOutput() {
+	kept := c.queue[:0]
+	for _, f := range c.queue {
+		if f.t != wire.TypeOutput {
+			kept = append(kept, f)
+		}
+	}
+	clear(c.queue[len(kept):])
+	c.queue = kept
+	c.queued = 0
+}
+
+// close queues a last frame (if any) and lets the writer finish the queue,
+// then close the connection.
+func (c *client) close(t wire.Type, p []byte) {
+	c.qmu.Lock()
+	if !c.closing {
+		if t != 0 {
+			c.queue = append(c.queue, frame{t, p})
+		}
+		c.closing = true
+	}
+	c.qmu.Unlock()
+	select {
+	case c.wake <- struct{}{}:
+	default:
+	}
+}
+
+// writeLoop is the connection's one writer. Consecutive Output frames are
+// coalesced into one Write of up to MaxPayload.
+func (c *client) writeLoop() {
+	defer close(c.done)
+	defer c.conn.Close()
+	var buf []byte
+	for range c.wake {
+		for {
+			c.qmu.Lock()
+			q := c.queue
+			c.queue = nil
+			c.queued = 0
+			closing := c.closing
+			c.qmu.Unlock()
+			if len(q) == 0 {
+				if closing {
+					return
+				}
+				break
+			}
+			for i := 0; i < len(q); {
+				buf = buf[:0]
+				if q[i].t != wire.TypeOutput {
+					buf, _ = wire.AppendFrame(buf, q[i].t, q[i].p)
+					i++
+				} else {
+					n := 0
+					j := i
+					for j < len(q) && q[j].t == wire.TypeOutput && (n == 0 || n+len(q[j].p) <= wire.MaxPayload) {
+						n += len(q[j].p)
+						j++
+					}
+					buf = appendOutput(buf, q[i:j], n)
+					i = j
+				}
+				if _, err := c.conn.Write(buf); err != nil {
+					c.qmu.Lock()
+					c.closing = true
+					c.queue = nil
+					c.qmu.Unlock()
+					return
+				}
+			}
+			if cap(buf) > 2*wire.MaxPayload {
+				buf = nil
+			}
+		}
+	}
+}
+
+// appendOutput writes one Output frame holding every chunk in q (n bytes in
+// all, at most MaxPayload unless a single chunk is larger, which the reader
+// never produces).
+func appendOutput(dst []byte, q []frame, n int) []byte {
+	dst, _ = wire.AppendFrame(dst, wire.TypeOutput, nil)
+	hdr := len(dst) - wire.HeaderLen
+	for _, f := range q {
+		dst = append(dst, f.p...)
+	}
+	dst[hdr+1] = byte(n >> 24)
+	dst[hdr+2] = byte(n >> 16)
+	dst[hdr+3] = byte(n >> 8)
+	dst[hdr+4] = byte(n)
+	return dst
+}

@@ -1,0 +1,103 @@
+package mux
+
+import (
+	"errors"
+	"fmt"
+	"net"
+
+	"wr/wire"
+)
+
+// errStopping refuses a new session while the server is shutting down; the
+// client starts a fresh server and tries again.
+var errStopping = errors.New("the server is shutting down; try again")
+
+// getOrCreate finds the session name, creating it from cfg when create is
+// set. The registry lock is held only to look up and insert.
+func (s *Server) getOrCreate(name string, create, exclusive bool, cfg wire.SessionConfig) (*session, bool, *wire.Error) {
+	if err := wire.CheckName(name); err != nil {
+		return nil, false, &wire.Error{Code: wire.CodeBadName, Message: err.Error()}
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if ss, ok := s.sessions[name]; ok {
+		if exclusive {
+			return nil, false, &wire.Error{Code: wire.CodeExists, Message: fmt.Sprintf("a session named %s already exists", name)}
+		}
+		return ss, false, nil
+	}
+	if !create {
+		return nil, false, &wire.Error{Code: wire.CodeNoSession, Message: fmt.Sprintf("no session named %s", name)}
+	}
+	if s.stopping || s.draining {
+		return nil, false, &wire.Error{Code: wire.CodeStopping, Message: errStopping.Error()}
+	}
+	ss, err := s.startSession(name, cfg)
+	if err != nil {
+		return nil, false, &wire.Error{Code: wire.CodeInternal, Message: err.Error()}
+	}
+	s.sessions[name] = ss
+	s.hadSession = true
+	s.logf("session %s started: pid %d, %q", name, ss.pid, ss.command)
+	return ss, true, nil
+}
+
+// serveAttach runs an attached connection until the client detaches, goes
+// away, or the session ends.
+func (s *Server) serveAttach(conn *net.UnixConn, req wire.Attach) {
+	cfg := req.Config
+	cfg.Cols, cfg.Rows = req.Cols, req.Rows
+	ss, created, werr := s.getOrCreate(req.Name, req.Create, req.Exclusive, cfg)
+	if werr != nil {
+		s.reply(conn, wire.TypeError, *werr)
+		return
+	}
+	s.mu.Lock()
+	s.nextClient++
+	id := s.nextClient
+	s.mu.Unlock()
+
+	c := newClient(id, conn, req.ReadOnly, max(req.Cols, 0), max(req.Rows, 0))
+	accepted, _ := wire.Encode(wire.Attached{Name: ss.name, ClientID: id, Created: created})
+	go c.writeLoop()
+	if !ss.attach(c, accepted) {
+		p, _ := wire.Encode(wire.Error{Code: wire.CodeNoSession, Message: fmt.Sprintf("session %s has ended", ss.name)})
+		c.close(wire.TypeError, p)
+		<-c.done
+		return
+	}
+	s.readClient(ss, c)
+	ss.detach(c)
+	<-c.done
+}
+
+// readClient handles frames from an attached client until it detaches or
+// its connection fails.
+func (s *Server) readClient(ss *session, c *client) {
+	for {
+		f, err := wire.ReadFrame(c.conn)
+		if err != nil {
+			if errors.Is(err, wire.ErrFrameTooLarge) {
+				s.logf("client %d of %s: %v", c.id, ss.name, err)
+				p, _ := wire.Encode(wire.Error{Code: wire.CodeBadFrame, Message: err.Error()})
+				c.close(wire.TypeError, p)
+			}
+			return
+		}
+		switch f.Type {
+		case wire.TypeInput:
+			if err := ss.input(c, f.Payload); err != nil {
+				return
+			}
+		case wire.TypeResize:
+			var r wire.Resize
+			if wire.Decode(f, &r) == nil {
+				ss.resize(c, r.Cols, r.Rows)
+			}
+		case wire.TypeDetach:
+			return
+		default:
+			// A newer client's frame this server does not know: ignore it.
+		}
+	}
+}

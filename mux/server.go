@@ -1,0 +1,339 @@
+// Package mux is the wr server: it listens on the socket, holds every
+// session's PTY, fans output out to attached clients, decides who owns each
+// session's size, and kills sessions without leaving anything behind.
+//
+// It must never wait on a client while holding a session: the PTY reader
+// only queues, and each connection has its own writer goroutine. It never
+// imports the client half (attach).
+package mux
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"log"
+	"net"
+	"os"
+	"path/filepath"
+	"sync"
+	"syscall"
+	"time"
+
+	"golang.org/x/sys/unix"
+
+	"wr/wire"
+)
+
+// idleStart is how long a server waits for its first session before exiting.
+const idleStart = 10 * time.Second
+
+// handshakeTimeout bounds how long a connection may take to say Hello and
+// make its request.
+const handshakeTimeout = 2 * time.Second
+
+// ErrRunning is returned by Run when another server holds the socket.
+var ErrRunning = errors.New("mux: a server is already running")
+
+// Options configures Run.
+type Options struct {
+	Socket string
+	Log    io.Writer // nil: stderr
+}
+
+// Server holds the sessions of one socket.
+type Server struct {
+	socket  string
+	log     *log.Logger
+	started time.Time
+	ln      *net.UnixListener
+
+	mu         sync.Mutex
+	sessions   map[string]*session
+	nextClient int
+	hadSession bool
+	stopping   bool // shutting down: the listener is closed
+	draining   bool // wr server stop is killing every session
+	stopped    chan struct{}
+}
+
+// Run serves until the server holds no session, or Stop is requested.
+func Run(opts Options) error {
+	out := opts.Log
+	if out == nil {
+		out = os.Stderr
+	}
+	s := &Server{
+		socket:   opts.Socket,
+		log:      log.New(out, "wr server: ", log.LstdFlags),
+		started:  time.Now(),
+		sessions: map[string]*session{},
+		stopped:  make(chan struct{}),
+	}
+	if err := wire.PrepareDir(s.socket); err != nil {
+		return err
+	}
+	unlock, err := lockServer(s.socket)
+	if err != nil {
+		return err
+	}
+	defer unlock()
+	// We hold the server lock, so a socket file here is a dead server's.
+	if err := os.Remove(s.socket); err != nil && !errors.Is(err, os.ErrNotExist) {
+		return fmt.Errorf("remove stale socket %s: %w", s.socket, err)
+	}
+	// Create the socket 0600 from the start: a chmod after listen would
+	// leave a window in which anyone could connect.
+	old := syscall.Umask(0o177)
+	ln, err := net.ListenUnix("unix", &net.UnixAddr{Name: s.socket, Net: "unix"})
+	syscall.Umask(old)
+	if err != nil {
+		return fmt.Errorf("listen on %s: %w", s.socket, err)
+	}
+	ln.SetUnlinkOnClose(true)
+	s.ln = ln
+	s.logf("listening on %s (pid %d, version %s)", s.socket, os.Getpid(), wire.Version)
+
+	time.AfterFunc(idleStart, func() {
+		s.mu.Lock()
+		idle := !s.hadSession && len(s.sessions) == 0
+		s.mu.Unlock()
+		if idle {
+			s.logf("no session arrived in %v; exiting", idleStart)
+			s.shutdown()
+		}
+	})
+
+	var wg sync.WaitGroup
+	for {
+		conn, err := ln.AcceptUnix()
+		if err != nil {
+			select {
+			case <-s.stopped:
+				waitTimeout(&wg, 3*time.Second)
+				return nil
+			default:
+			}
+			if ne, ok := err.(net.Error); ok && ne.Timeout() {
+				continue
+			}
+			s.logf("accept: %v", err)
+			time.Sleep(10 * time.Millisecond) // EMFILE and the like: do not spin
+			continue
+		}
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			s.serveConn(conn)
+		}()
+	}
+}
+
+// lockServer takes an exclusive lock beside the socket for the server's
+// life. The kernel drops it when the process dies, however it dies, so a
+// socket left by a SIGKILLed server is known to be stale.
+func lockServer(socket string) (func(), error) {
+	path := socket + ".lock"
+	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o600)
+	if err != nil {
+		return nil, fmt.Errorf("server lock %s: %w", path, err)
+	}
+	if err := unix.Flock(int(f.Fd()), unix.LOCK_EX|unix.LOCK_NB); err != nil {
+		f.Close()
+		if errors.Is(err, unix.EWOULDBLOCK) {
+			return nil, fmt.Errorf("%w on %s", ErrRunning, socket)
+		}
+		return nil, fmt.Errorf("server lock %s: %w", path, err)
+	}
+	return func() { f.Close() }, nil
+}
+
+func (s *Server) logf(format string, args ...any) { s.log.Printf(format, args...) }
+
+// shutdown stops accepting; Run returns once open connections finish.
+func (s *Server) shutdown() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.stopping {
+		return
+	}
+	s.stopping = true
+	close(s.stopped)
+	s.ln.Close()
+}
+
+// removeSession drops an ended session; the last one gone stops the server.
+func (s *Server) removeSession(ss *session) {
+	s.mu.Lock()
+	if s.sessions[ss.name] == ss {
+		delete(s.sessions, ss.name)
+	}
+	empty := len(s.sessions) == 0
+	s.mu.Unlock()
+	s.logf("session %s ended (code %d)", ss.name, ss.code)
+	if empty {
+		s.logf("no sessions left; exiting")
+		s.shutdown()
+	}
+}
+
+// serveConn runs one connection: peer check, handshake, then one request
+// or an attached stream.
+func (s *Server) serveConn(conn *net.UnixConn) {
+	defer conn.Close()
+	if uid, err := peerUID(conn); err != nil || uid != os.Getuid() {
+		s.logf("refused a connection from uid %d (err %v)", uid, err)
+		s.reply(conn, wire.TypeRefused, wire.Refused{Message: "wr: connection refused: the server belongs to another user"})
+		return
+	}
+	_ = conn.SetDeadline(time.Now().Add(handshakeTimeout))
+	f, err := wire.ReadFrame(conn)
+	if err != nil {
+		s.badFrame(conn, err)
+		return
+	}
+	if f.Type != wire.TypeHello {
+		s.reply(conn, wire.TypeRefused, wire.Refused{Message: fmt.Sprintf("wr: expected Hello, got %s", f.Type)})
+		return
+	}
+	var h wire.Hello
+	if err := wire.Decode(f, &h); err != nil {
+		s.reply(conn, wire.TypeRefused, wire.Refused{Message: err.Error()})
+		return
+	}
+	if h.Protocol != wire.ProtocolMajor {
+		self, _ := os.Executable()
+		s.reply(conn, wire.TypeRefused, wire.Refused{Message: fmt.Sprintf(
+			"the server (pid %d, %s, version %s) speaks protocol %d, this client speaks %d: "+
+				"run `wr server stop` with the server's binary, or use the same wr for both",
+			os.Getpid(), self, wire.Version, wire.ProtocolMajor, h.Protocol)})
+		return
+	}
+	if !s.reply(conn, wire.TypeWelcome, wire.Welcome{Protocol: wire.ProtocolMajor, Minor: wire.ProtocolMinor, Version: wire.Version, PID: os.Getpid()}) {
+		return
+	}
+	f, err = wire.ReadFrame(conn)
+	if err != nil {
+		s.badFrame(conn, err)
+		return
+	}
+	_ = conn.SetDeadline(time.Time{})
+	s.dispatch(conn, f)
+}
+
+// badFrame answers a frame that could not be read: an oversize or corrupt
+// frame gets an error reply before the connection closes.
+func (s *Server) badFrame(conn net.Conn, err error) {
+	if errors.Is(err, wire.ErrFrameTooLarge) {
+		s.logf("closing a connection: %v", err)
+		s.reply(conn, wire.TypeError, wire.Error{Code: wire.CodeBadFrame, Message: err.Error()})
+	}
+}
+
+// reply writes one control frame; a reply too large for a frame becomes an
+// error reply instead.
+func (s *Server) reply(conn net.Conn, t wire.Type, v any) bool {
+	p, err := wire.Encode(v)
+	if err != nil {
+		code := wire.CodeInternal
+		if errors.Is(err, wire.ErrFrameTooLarge) {
+			code = wire.CodeTooLarge
+		}
+		t = wire.TypeError
+		p, _ = wire.Encode(wire.Error{Code: code, Message: fmt.Sprintf("reply too large to send: %v", err)})
+	}
+	return wire.WriteFrame(conn, t, p) == nil
+}
+
+func (s *Server) replyErr(conn net.Conn, code, format string, args ...any) {
+	s.reply(conn, wire.TypeError, wire.Error{Code: code, Message: fmt.Sprintf(format, args...)})
+}
+
+func (s *Server) dispatch(conn *net.UnixConn, f wire.Frame) {
+	switch f.Type {
+	case wire.TypeAttach:
+		var req wire.Attach
+		if err := wire.Decode(f, &req); err != nil {
+			s.replyErr(conn, wire.CodeBadFrame, "%v", err)
+			return
+		}
+		s.serveAttach(conn, req)
+	case wire.TypeNew:
+		var req wire.New
+		if err := wire.Decode(f, &req); err != nil {
+			s.replyErr(conn, wire.CodeBadFrame, "%v", err)
+			return
+		}
+		s.handleNew(conn, req)
+	case wire.TypeList:
+		s.handleList(conn)
+	case wire.TypeKill:
+		var req wire.Kill
+		if err := wire.Decode(f, &req); err != nil {
+			s.replyErr(conn, wire.CodeBadFrame, "%v", err)
+			return
+		}
+		s.handleKill(conn, req)
+	case wire.TypeSend:
+		var req wire.Send
+		if err := wire.Decode(f, &req); err != nil {
+			s.replyErr(conn, wire.CodeBadFrame, "%v", err)
+			return
+		}
+		s.handleSend(conn, req)
+	case wire.TypeWait:
+		var req wire.Wait
+		if err := wire.Decode(f, &req); err != nil {
+			s.replyErr(conn, wire.CodeBadFrame, "%v", err)
+			return
+		}
+		s.handleWait(conn, req)
+	case wire.TypeStop:
+		s.handleStop(conn)
+	case wire.TypeStatus:
+		s.reply(conn, wire.TypeServerStatus, s.status())
+	default:
+		s.replyErr(conn, wire.CodeBadFrame, "unsupported request %s", f.Type)
+	}
+}
+
+func (s *Server) status() wire.ServerStatus {
+	s.mu.Lock()
+	n := len(s.sessions)
+	s.mu.Unlock()
+	return wire.ServerStatus{
+		PID: os.Getpid(), Version: wire.Version, Uptime: time.Since(s.started).Seconds(),
+		Sessions: n, Socket: s.socket,
+	}
+}
+
+// Daemonize points stdio at a log file beside the socket and leaves the
+// caller's session, so the server outlives the terminal that started it.
+func Daemonize(socket string) (io.Writer, error) {
+	if err := wire.PrepareDir(socket); err != nil {
+		return nil, err
+	}
+	path := socket + ".log"
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o600)
+	if err != nil {
+		return nil, fmt.Errorf("server log %s: %w", filepath.Clean(path), err)
+	}
+	_, _ = unix.Setsid() // already a leader when the client started us that way
+	if null, err := os.Open(os.DevNull); err == nil {
+		_ = unix.Dup2(int(null.Fd()), 0)
+		null.Close()
+	}
+	_ = unix.Dup2(int(f.Fd()), 1)
+	_ = unix.Dup2(int(f.Fd()), 2)
+	return f, nil
+}
+
+// waitTimeout waits for wg, but not forever: a connection stuck in a
+// handshake must not keep a stopped server alive.
+func waitTimeout(wg *sync.WaitGroup, d time.Duration) {
+	done := make(chan struct{})
+	go func() { wg.Wait(); close(done) }()
+	select {
+	case <-done:
+	case <-time.After(d):
+	}
+}

@@ -1,0 +1,318 @@
+package mux
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"wr/ptyproc"
+	"wr/wire"
+)
+
+// Draining: after the child exits, output still in the PTY is read until the
+// terminal reports hang-up, or until it has been quiet for drainQuiet (a
+// background job may hold the terminal open forever), and never longer than
+// drainMax (a background job may also print forever).
+const (
+	drainQuiet = 100 * time.Millisecond
+	drainMax   = 2 * time.Second
+)
+
+// readChunk is the most one PTY read takes; arena is the buffer reads are
+// carved from, so a chunk is shared by every client without a copy.
+const (
+	readChunk = 64 << 10
+	arenaSize = 1 << 20
+)
+
+// session is one PTY and the clients attached to it.
+type session struct {
+	srv     *Server
+	name    string
+	proc    *ptyproc.Process
+	pid     int
+	created time.Time
+	command []string
+	cwd     string
+
+	// mu guards the fields below. The PTY reader holds it while it fans a
+	// chunk out, so a client registered under mu sees exactly the output
+	// that follows its registration: nothing lost, nothing doubled.
+	mu         sync.Mutex
+	clients    map[int]*client
+	order      []*client // attach order, for "the earliest attached client"
+	owner      *client
+	cols, rows int
+	ended      bool
+	code       int
+
+	inputMu sync.Mutex // serialises writes to the PTY so inputs never interleave
+
+	killed   atomic.Bool
+	exitedAt atomic.Int64 // unix nanos when the child was reaped; 0 while running
+	done     chan struct{}
+}
+
+// startSession starts the command of cfg on a new PTY.
+func (s *Server) startSession(name string, cfg wire.SessionConfig) (*session, error) {
+	env := sessionEnv(cfg.Env, name, s.socket)
+	argv := cfg.Command
+	if len(argv) == 0 {
+		sh := lookupEnv(env, "SHELL")
+		if sh == "" {
+			sh = "/bin/sh"
+		}
+		argv = []string{sh}
+	}
+	path, err := lookPath(argv[0], lookupEnv(env, "PATH"), cfg.Cwd)
+	if err != nil {
+		return nil, fmt.Errorf("cannot start %s: %w", argv[0], err)
+	}
+	cmd := &exec.Cmd{Path: path, Args: argv, Env: env, Dir: cfg.Cwd}
+	cols, rows := cfg.Cols, cfg.Rows
+	if cols <= 0 || rows <= 0 {
+		cols, rows = 80, 24
+	}
+	p, err := ptyproc.Start(cmd, cols, rows)
+	if err != nil {
+		return nil, fmt.Errorf("cannot start %s: %w", argv[0], err)
+	}
+	ss := &session{
+		srv: s, name: name, proc: p, pid: p.Pid(), created: time.Now(),
+		command: argv, cwd: cfg.Cwd, clients: map[int]*client{},
+		cols: cols, rows: rows, done: make(chan struct{}),
+	}
+	readerDone := make(chan struct{})
+	go ss.readLoop(readerDone)
+	go ss.waitLoop(readerDone)
+	return ss, nil
+}
+
+// sessionEnv is the client's environment plus WR_SESSION and WR_SOCKET, with
+// TERM defaulted when the client had none a program could use.
+func sessionEnv(clientEnv []string, name, socket string) []string {
+	env := make([]string, 0, len(clientEnv)+3)
+	term := ""
+	for _, kv := range clientEnv {
+		k, v, _ := strings.Cut(kv, "=")
+		switch k {
+		case "WR_SESSION", "WR_SOCKET":
+			continue
+		case "TERM":
+			term = v
+			continue
+		}
+		env = append(env, kv)
+	}
+	if term == "" || term == "dumb" {
+		term = "xterm-256color"
+	}
+	return append(env, "TERM="+term, "WR_SESSION="+name, "WR_SOCKET="+socket)
+}
+
+func lookupEnv(env []string, key string) string {
+	for i := len(env) - 1; i >= 0; i-- {
+		if k, v, ok := strings.Cut(env[i], "="); ok && k == key {
+			return v
+		}
+	}
+	return ""
+}
+
+// lookPath finds file in the client's PATH (not the server's: the server may
+// have been started from another environment).
+func lookPath(file, pathEnv, dir string) (string, error) {
+	if strings.Contains(file, "/") {
+		if !filepath.IsAbs(file) && dir != "" {
+			file = filepath.Join(dir, file)
+		}
+		if err := executable(file); err != nil {
+			return "", err
+		}
+		return file, nil
+	}
+	for _, d := range filepath.SplitList(pathEnv) {
+		if d == "" {
+			d = "."
+		}
+		p := filepath.Join(d, file)
+		if !filepath.IsAbs(p) && dir != "" {
+			p = filepath.Join(dir, p)
+		}
+		if executable(p) == nil {
+			return p, nil
+		}
+	}
+	return "", exec.ErrNotFound
+}
+
+func executable(p string) error {
+	fi, err := os.Stat(p)
+	if err != nil {
+		return err
+	}
+	if fi.IsDir() || fi.Mode()&0o111 == 0 {
+		return os.ErrPermission
+	}
+	return nil
+}
+
+// readLoop reads the PTY for the session's whole life, whether or not
+// anyone is attached, so an application never blocks on a full terminal.
+func (ss *session) readLoop(done chan<- struct{}) {
+	defer close(done)
+	arena := make([]byte, arenaSize)
+	off := 0
+	for {
+		if len(arena)-off < readChunk {
+			arena, off = make([]byte, arenaSize), 0
+		}
+		n, err := ss.proc.Read(arena[off : off+readChunk])
+		if n > 0 {
+			chunk := arena[off : off+n : off+n]
+			off += n
+			ss.fanOut(chunk)
+		}
+		if err != nil {
+			return
+		}
+		if at := ss.exitedAt.Load(); at != 0 {
+			if time.Since(time.Unix(0, at)) > drainMax {
+				return
+			}
+			_ = ss.proc.SetReadDeadline(time.Now().Add(drainQuiet))
+		}
+	}
+}
+
+// fanOut hands one chunk to every attached client.
+func (ss *session) fanOut(chunk []byte) {
+	ss.mu.Lock()
+	for _, c := range ss.order {
+		c.send(wire.TypeOutput, chunk)
+	}
+	ss.mu.Unlock()
+}
+
+// waitLoop reaps the child, lets the reader drain, then ends the session.
+// Exited goes out only after the reader has finished, so it follows the
+// last Output on every client's queue.
+func (ss *session) waitLoop(readerDone <-chan struct{}) {
+	code, err := ss.proc.Wait()
+	if err != nil {
+		ss.srv.logf("session %s: wait: %v", ss.name, err)
+	}
+	ss.exitedAt.Store(time.Now().UnixNano())
+	_ = ss.proc.SetReadDeadline(time.Now().Add(drainQuiet))
+	<-readerDone
+	if ss.killed.Load() {
+		code = 128 + 1 // wr kill hangs the session up: SIGHUP, whatever the shell made of it
+	}
+	ss.end(code)
+}
+
+func (ss *session) end(code int) {
+	exited, _ := wire.Encode(wire.Exited{Code: code})
+	ss.mu.Lock()
+	ss.ended = true
+	ss.code = code
+	clients := ss.order
+	ss.clients, ss.order, ss.owner = map[int]*client{}, nil, nil
+	for _, c := range clients {
+		c.close(wire.TypeExited, exited)
+	}
+	ss.mu.Unlock()
+	_ = ss.proc.Close()
+	ss.srv.removeSession(ss)
+	close(ss.done)
+}
+
+// attach registers c and applies the size rules. It fails if the session
+// has already ended.
+func (ss *session) attach(c *client, accepted []byte) bool {
+	ss.mu.Lock()
+	defer ss.mu.Unlock()
+	if ss.ended {
+		return false
+	}
+	// Queue the acceptance before any Output so the client sees it first.
+	c.send(wire.TypeAttached, accepted)
+	ss.clients[c.id] = c
+	ss.order = append(ss.order, c)
+	ss.sizeAttach(c)
+	return true
+}
+
+// detach removes c; its queue still drains before its connection closes.
+func (ss *session) detach(c *client) {
+	ss.mu.Lock()
+	if _, ok := ss.clients[c.id]; ok {
+		delete(ss.clients, c.id)
+		for i, o := range ss.order {
+			if o == c {
+				ss.order = append(ss.order[:i:i], ss.order[i+1:]...)
+				break
+			}
+		}
+		ss.sizeDetach(c)
+	}
+	ss.mu.Unlock()
+	c.close(0, nil)
+}
+
+func (ss *session) resize(c *client, cols, rows int) {
+	ss.mu.Lock()
+	ss.sizeResize(c, max(cols, 0), max(rows, 0))
+	ss.mu.Unlock()
+}
+
+// input writes a client's bytes to the PTY. When the client acted (design
+// section 6), its size is applied first, so the application sees the new
+// size before the keystroke that claimed it.
+func (ss *session) input(c *client, b []byte) error {
+	if c != nil {
+		if c.readOnly {
+			return nil
+		}
+		ss.mu.Lock()
+		ss.sizeAct(c)
+		ss.mu.Unlock()
+	}
+	ss.inputMu.Lock()
+	defer ss.inputMu.Unlock()
+	if err := ss.proc.WriteAll(b); err != nil {
+		if errors.Is(err, os.ErrClosed) {
+			return fmt.Errorf("session %s has ended", ss.name)
+		}
+		return err
+	}
+	return nil
+}
+
+// info describes the session for wr ls.
+func (ss *session) info() wire.SessionInfo {
+	ss.mu.Lock()
+	defer ss.mu.Unlock()
+	in := wire.SessionInfo{
+		Name: ss.name, PID: ss.pid, Clients: len(ss.order),
+		Cols: ss.cols, Rows: ss.rows, Created: ss.created.Format(time.RFC3339),
+		Command: ss.command, Cwd: ss.cwd, Attached: []wire.ClientInfo{},
+	}
+	if ss.owner != nil {
+		id := ss.owner.id
+		in.Owner = &id
+	}
+	for _, c := range ss.order {
+		in.Attached = append(in.Attached, wire.ClientInfo{
+			ID: c.id, Cols: c.cols, Rows: c.rows, ReadOnly: c.readOnly,
+			Since: c.since.Format(time.RFC3339),
+		})
+	}
+	return in
+}

@@ -1,0 +1,66 @@
+package mux
+
+// The size-owner rules of design section 5. Every function here runs with
+// the session's mu held, and applies a size to the PTY before returning, so
+// a claim's new size reaches the application before the claimer's input.
+
+// sizeAttach: attaching takes ownership only when nobody owns the size.
+func (ss *session) sizeAttach(c *client) {
+	if ss.owner == nil && c.canOwn() {
+		ss.setOwner(c)
+	}
+}
+
+// sizeResize records a client's size; only the owner's is applied.
+func (ss *session) sizeResize(c *client, cols, rows int) {
+	c.cols, c.rows = cols, rows
+	switch {
+	case ss.owner == c && !c.canOwn():
+		ss.owner = nil
+	case ss.owner == c:
+		ss.applySize(c)
+	case ss.owner == nil && len(ss.clients) == 1 && c.canOwn():
+		// A lone client that was 0x0 and now has a size.
+		ss.setOwner(c)
+	}
+}
+
+// sizeAct: a person acted through c; it claims the size if it can.
+func (ss *session) sizeAct(c *client) {
+	if ss.owner != c && c.canOwn() {
+		ss.setOwner(c)
+	}
+}
+
+// sizeDetach: the owner leaving leaves the size unowned, unless exactly one
+// client remains, which then owns it at once (closing one laptop must not
+// strand the session at the size of a window nobody looks at).
+func (ss *session) sizeDetach(c *client) {
+	if ss.owner != c {
+		return
+	}
+	ss.owner = nil
+	if len(ss.clients) == 1 {
+		for _, last := range ss.clients {
+			if last.canOwn() {
+				ss.setOwner(last)
+			}
+		}
+	}
+}
+
+func (ss *session) setOwner(c *client) {
+	ss.owner = c
+	ss.applySize(c)
+}
+
+func (ss *session) applySize(c *client) {
+	if c.cols == ss.cols && c.rows == ss.rows {
+		return
+	}
+	if err := ss.proc.Resize(c.cols, c.rows); err != nil {
+		ss.srv.logf("session %s: %v", ss.name, err)
+		return
+	}
+	ss.cols, ss.rows = c.cols, c.rows
+}

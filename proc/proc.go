@@ -1,0 +1,111 @@
+// Package proc finds a process's descendants and signals them without ever
+// touching a process that merely reused one of their pids.
+//
+// A descendant is found by parent links (the one relation setsid cannot
+// escape) and recorded with its start time. Every signal after the snapshot
+// re-reads the start time first: a pid that now belongs to an unrelated
+// process is left alone. This package must never signal a bare pid.
+package proc
+
+import (
+	"errors"
+	"syscall"
+)
+
+// Proc is one process, named by pid and start time together. Start is in
+// the platform's own unit (clock ticks since boot on Linux, microseconds
+// since the epoch on macOS); 0 means it could not be read.
+type Proc struct {
+	PID   int
+	Start uint64
+}
+
+// entry is one row of the process table.
+type entry struct {
+	pid, ppid int
+	start     uint64
+	zombie    bool // exited, not yet reaped: nothing left to signal
+}
+
+// table reads the process table. Tests substitute a fake one.
+type table interface {
+	entries() ([]entry, error)
+	// lookup reads one process now; ok=false if there is no such pid. An
+	// entry whose start time cannot be read has start 0.
+	lookup(pid int) (e entry, ok bool)
+}
+
+// signaller delivers a signal; tests substitute a recorder.
+type signaller func(pid int, sig syscall.Signal) error
+
+func killSignal(pid int, sig syscall.Signal) error { return syscall.Kill(pid, sig) }
+
+// Descendants returns every process below root (not root itself), found by
+// following parent links through one read of the process table.
+func Descendants(root int) ([]Proc, error) { return descendants(osTable, root) }
+
+func descendants(t table, root int) ([]Proc, error) {
+	es, err := t.entries()
+	if err != nil {
+		return nil, err
+	}
+	children := make(map[int][]entry, len(es))
+	for _, e := range es {
+		if e.zombie {
+			continue
+		}
+		children[e.ppid] = append(children[e.ppid], e)
+	}
+	var out []Proc
+	seen := map[int]bool{root: true}
+	queue := []int{root}
+	for len(queue) > 0 {
+		p := queue[0]
+		queue = queue[1:]
+		for _, c := range children[p] {
+			if seen[c.pid] { // a cycle would mean a torn read; never loop
+				continue
+			}
+			seen[c.pid] = true
+			out = append(out, Proc{PID: c.pid, Start: c.start})
+			queue = append(queue, c.pid)
+		}
+	}
+	return out, nil
+}
+
+// Self returns p's identity now: its pid with its current start time.
+func Self(pid int) Proc {
+	e, _ := osTable.lookup(pid)
+	return Proc{PID: pid, Start: e.start}
+}
+
+// Alive reports whether p is still the process that was recorded. An
+// unknown recorded or current start time falls back to existence: leaving a
+// real descendant running forever is worse than a rare wrong answer.
+func (p Proc) Alive() bool { return alive(osTable, p) }
+
+func alive(t table, p Proc) bool {
+	if p.PID <= 0 {
+		return false
+	}
+	now, ok := t.lookup(p.PID)
+	if !ok || now.zombie {
+		return false
+	}
+	return p.Start == 0 || now.start == 0 || now.start == p.Start
+}
+
+// Signal sends sig to p if it is still the recorded process. A process that
+// has gone (or whose pid was reused) is not an error.
+func (p Proc) Signal(sig syscall.Signal) error { return signal(osTable, killSignal, p, sig) }
+
+func signal(t table, send signaller, p Proc, sig syscall.Signal) error {
+	if !alive(t, p) {
+		return nil
+	}
+	if err := send(p.PID, sig); err != nil && !errors.Is(err, syscall.ESRCH) {
+		return err
+	}
+	return nil
+}

@@ -1,0 +1,111 @@
+package proc
+
+import (
+	"syscall"
+	"time"
+)
+
+// Grace is how long a hung-up process has to exit before SIGKILL.
+const Grace = 500 * time.Millisecond
+
+// Sweep is one session's processes, recorded before anything is signalled.
+type Sweep struct {
+	pgrp  int    // the terminal's foreground process group, 0 if unknown
+	procs []Proc // the child first, then every descendant
+}
+
+// Snapshot records root and all its descendants. It must run before any of
+// them is signalled: once the shell is hung up its children start exiting
+// and reparenting, and a descendant that has left the table can no longer be
+// found by parent links.
+func Snapshot(root, foregroundPgrp int) *Sweep {
+	return snapshot(osTable, root, foregroundPgrp)
+}
+
+func snapshot(t table, root, pgrp int) *Sweep {
+	s := &Sweep{pgrp: pgrp}
+	if e, ok := t.lookup(root); ok && !e.zombie {
+		s.procs = append(s.procs, Proc{PID: root, Start: e.start})
+	}
+	ds, _ := descendants(t, root) // an unreadable table leaves the child alone in the sweep
+	s.procs = append(s.procs, ds...)
+	return s
+}
+
+// Procs returns what the snapshot recorded.
+func (s *Sweep) Procs() []Proc { return s.procs }
+
+// Hangup sends SIGHUP to the foreground process group, then to every
+// recorded process that is still the one recorded.
+func (s *Sweep) Hangup() { s.hangup(osTable, killSignal) }
+
+func (s *Sweep) hangup(t table, send signaller) {
+	if s.pgrp > 1 {
+		// Sent straight after the snapshot, the first signal of the sweep.
+		_ = send(-s.pgrp, syscall.SIGHUP)
+	}
+	for _, p := range s.procs {
+		_ = signal(t, send, p, syscall.SIGHUP)
+	}
+}
+
+// alive reports whether any recorded process is still running.
+func (s *Sweep) alive(t table) bool {
+	for _, p := range s.procs {
+		if alive(t, p) {
+			return true
+		}
+	}
+	return false
+}
+
+func (s *Sweep) kill(t table, send signaller) {
+	for _, p := range s.procs {
+		_ = signal(t, send, p, syscall.SIGKILL)
+	}
+}
+
+// Finish waits up to grace for every process of every sweep to exit, then
+// sends SIGKILL to whatever is still the process it was. Many sessions share
+// one wait, so killing twenty costs one grace period, not twenty.
+func Finish(sweeps []*Sweep, grace time.Duration) {
+	finish(osTable, killSignal, sweeps, grace, time.Sleep)
+}
+
+func finish(t table, send signaller, sweeps []*Sweep, grace time.Duration, sleep func(time.Duration)) {
+	const poll = 10 * time.Millisecond
+	for waited := time.Duration(0); ; waited += poll {
+		any := false
+		for _, s := range sweeps {
+			if s.alive(t) {
+				any = true
+				break
+			}
+		}
+		if !any {
+			return
+		}
+		if waited >= grace {
+			break
+		}
+		sleep(poll)
+	}
+	for _, s := range sweeps {
+		s.kill(t, send)
+	}
+	// SIGKILL cannot be caught; give the kernel a moment so the caller
+	// returns after the processes are gone, not merely doomed.
+	for waited := time.Duration(0); waited < grace; waited += poll {
+		any := false
+		for _, s := range sweeps {
+			if s.alive(t) {
+				any = true
+				break
+			}
+		}
+		if !any {
+			return
+		}
+		sleep(poll)
+	}
+}

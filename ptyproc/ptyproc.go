@@ -1,0 +1,130 @@
+// Package ptyproc starts a command on a pseudo-terminal and owns the master
+// side: reading, writing whole inputs, resizing, and waiting for the exit
+// code in the shell's convention.
+//
+// It knows nothing of sessions, clients or the wire. It must never put the
+// master into blocking mode (no (*os.File).Fd calls): the server relies on
+// the runtime poller so that closing the master unblocks a pending read or
+// write and read deadlines work.
+package ptyproc
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"syscall"
+	"time"
+
+	"github.com/creack/pty"
+	"golang.org/x/sys/unix"
+)
+
+// ErrClosed is returned by operations on a Process whose master was closed.
+var ErrClosed = errors.New("ptyproc: pty closed")
+
+// Process is a command running on a PTY.
+type Process struct {
+	cmd    *exec.Cmd
+	master *os.File
+	raw    syscall.RawConn
+}
+
+// Start runs cmd with a new PTY of the given size as its controlling
+// terminal and stdio, in a new session (so the PTY's hang-up reaches its
+// process group).
+func Start(cmd *exec.Cmd, cols, rows int) (*Process, error) {
+	master, tty, err := pty.Open()
+	if err != nil {
+		return nil, fmt.Errorf("ptyproc: open pty: %w", err)
+	}
+	raw, err := master.SyscallConn()
+	if err != nil {
+		master.Close()
+		tty.Close()
+		return nil, fmt.Errorf("ptyproc: %w", err)
+	}
+	p := &Process{cmd: cmd, master: master, raw: raw}
+	if err := p.Resize(cols, rows); err != nil {
+		master.Close()
+		tty.Close()
+		return nil, err
+	}
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = tty, tty, tty
+	if cmd.SysProcAttr == nil {
+		cmd.SysProcAttr = &syscall.SysProcAttr{}
+	}
+	cmd.SysProcAttr.Setsid = true
+	cmd.SysProcAttr.Setctty = true
+	cmd.SysProcAttr.Ctty = 0
+	err = cmd.Start()
+	// The child holds its own copy; ours would keep the PTY open after the
+	// child exits and hide the hang-up (EIO) the reader waits for.
+	tty.Close()
+	if err != nil {
+		master.Close()
+		return nil, fmt.Errorf("ptyproc: start %s: %w", cmd.Path, err)
+	}
+	return p, nil
+}
+
+// Pid is the child's process id.
+func (p *Process) Pid() int { return p.cmd.Process.Pid }
+
+// Read reads output from the PTY. After the child and every process holding
+// the terminal have gone it returns an error (EIO on Linux).
+func (p *Process) Read(b []byte) (int, error) { return p.master.Read(b) }
+
+// SetReadDeadline bounds a pending Read, used to drain what is left after
+// the child exits while a background process still holds the terminal.
+func (p *Process) SetReadDeadline(t time.Time) error { return p.master.SetReadDeadline(t) }
+
+// Resize sets the terminal size; the kernel sends SIGWINCH to the
+// foreground process group. A size of 0 in either direction is ignored.
+func (p *Process) Resize(cols, rows int) error {
+	if cols <= 0 || rows <= 0 {
+		return nil
+	}
+	ws := &unix.Winsize{Col: uint16(min(cols, 0xffff)), Row: uint16(min(rows, 0xffff))}
+	var ioErr error
+	err := p.raw.Control(func(fd uintptr) {
+		ioErr = unix.IoctlSetWinsize(int(fd), unix.TIOCSWINSZ, ws)
+	})
+	if err != nil {
+		return fmt.Errorf("ptyproc: resize: %w", err)
+	}
+	if ioErr != nil {
+		return fmt.Errorf("ptyproc: resize: %w", ioErr)
+	}
+	return nil
+}
+
+// ForegroundPgrp is the terminal's foreground process group, or 0 when it
+// cannot be read (the terminal is gone).
+func (p *Process) ForegroundPgrp() int {
+	var pgrp int
+	_ = p.raw.Control(func(fd uintptr) {
+		v, err := unix.IoctlGetInt(int(fd), unix.TIOCGPGRP)
+		if err == nil {
+			pgrp = v
+		}
+	})
+	return pgrp
+}
+
+// Close closes the master. Pending reads and writes return; the session's
+// processes see a hang-up.
+func (p *Process) Close() error { return p.master.Close() }
+
+// Signal sends sig to the child.
+func (p *Process) Signal(sig os.Signal) error { return p.cmd.Process.Signal(sig) }
+
+// Wait waits for the child and returns its exit code in the shell
+// convention. Only one goroutine may call it.
+func (p *Process) Wait() (int, error) {
+	err := p.cmd.Wait()
+	if p.cmd.ProcessState == nil {
+		return 1, err
+	}
+	return ExitCode(p.cmd.ProcessState), nil
+}

@@ -1,0 +1,253 @@
+package wire
+
+import (
+	"encoding/json"
+	"fmt"
+)
+
+// Type identifies a frame. Data frames (Input, Output) carry raw bytes; every
+// other frame carries one JSON object, so fields can be added without
+// breaking older peers.
+type Type uint8
+
+// Frame types. The numbers are the protocol: never renumber one.
+const (
+	// Handshake, the first frame each way on every connection.
+	TypeHello   Type = 1 // client -> server: Hello
+	TypeWelcome Type = 2 // server -> client: Welcome
+	TypeRefused Type = 3 // server -> client: Refused, then close
+
+	// Requests on a control connection: one request, one reply.
+	TypeList    Type = 10 // List -> Sessions
+	TypeKill    Type = 11 // Kill -> OK | Error
+	TypeSend    Type = 12 // Send -> OK | Error
+	TypeCapture Type = 13 // Capture -> Screen | Error
+	TypeWait    Type = 14 // Wait -> Exited | Error
+	TypeStop    Type = 15 // Stop -> OK
+	TypeStatus  Type = 16 // Status -> ServerStatus
+	TypeNew     Type = 17 // New -> OK | Error
+
+	// Replies.
+	TypeOK           Type = 30
+	TypeError        Type = 31
+	TypeSessions     Type = 32
+	TypeScreen       Type = 33
+	TypeServerStatus Type = 34
+
+	// An attached connection: Attach, then Attached or Error; then a stream.
+	TypeAttach   Type = 40 // client -> server: Attach
+	TypeAttached Type = 41 // server -> client: Attached
+	TypeInput    Type = 42 // client -> server: raw bytes for the PTY
+	TypeResize   Type = 43 // client -> server: Resize
+	TypeDetach   Type = 44 // client -> server: empty
+	TypeOutput   Type = 45 // server -> client: raw bytes from the PTY
+	TypeExited   Type = 46 // server -> client: Exited, after the last Output
+)
+
+var typeNames = map[Type]string{
+	TypeHello: "Hello", TypeWelcome: "Welcome", TypeRefused: "Refused",
+	TypeList: "List", TypeKill: "Kill", TypeSend: "Send", TypeCapture: "Capture",
+	TypeWait: "Wait", TypeStop: "Stop", TypeStatus: "Status", TypeNew: "New",
+	TypeOK: "OK", TypeError: "Error", TypeSessions: "Sessions", TypeScreen: "Screen",
+	TypeServerStatus: "ServerStatus",
+	TypeAttach:       "Attach", TypeAttached: "Attached", TypeInput: "Input",
+	TypeResize: "Resize", TypeDetach: "Detach", TypeOutput: "Output", TypeExited: "Exited",
+}
+
+func (t Type) String() string {
+	if s, ok := typeNames[t]; ok {
+		return s
+	}
+	return fmt.Sprintf("Type(%d)", uint8(t))
+}
+
+// Known reports whether this version of the protocol defines t.
+func (t Type) Known() bool { _, ok := typeNames[t]; return ok }
+
+// Hello opens every connection.
+type Hello struct {
+	Protocol int    `json:"protocol"`
+	Minor    int    `json:"minor"`
+	Version  string `json:"version"`
+}
+
+// Welcome accepts a Hello.
+type Welcome struct {
+	Protocol int    `json:"protocol"`
+	Minor    int    `json:"minor"`
+	Version  string `json:"version"`
+	PID      int    `json:"pid"`
+}
+
+// Refused rejects a Hello; the server closes the connection after it.
+type Refused struct {
+	Message string `json:"message"`
+}
+
+// SessionConfig is what the creating client sends so the session runs as if
+// the command had been started in the client's own shell.
+type SessionConfig struct {
+	Command    []string `json:"command,omitempty"` // empty: the server picks $SHELL from Env, else /bin/sh
+	Cwd        string   `json:"cwd,omitempty"`
+	Env        []string `json:"env,omitempty"`
+	Cols       int      `json:"cols"`
+	Rows       int      `json:"rows"`
+	Scrollback int      `json:"scrollback,omitempty"`
+}
+
+// New creates a detached session; it fails if Name exists.
+type New struct {
+	Name   string        `json:"name"`
+	Config SessionConfig `json:"config"`
+}
+
+// Attach joins a session, creating it from Config when Create is set and it
+// does not exist. Exclusive makes an existing session an error (wr new).
+type Attach struct {
+	Name      string        `json:"name"`
+	Create    bool          `json:"create"`
+	Exclusive bool          `json:"exclusive,omitempty"`
+	ReadOnly  bool          `json:"read_only,omitempty"`
+	Cols      int           `json:"cols"`
+	Rows      int           `json:"rows"`
+	Config    SessionConfig `json:"config"`
+}
+
+// Attached accepts an Attach.
+type Attached struct {
+	Name     string `json:"name"`
+	ClientID int    `json:"client_id"`
+	Created  bool   `json:"created"`
+}
+
+// Resize reports the client's terminal size.
+type Resize struct {
+	Cols int `json:"cols"`
+	Rows int `json:"rows"`
+}
+
+// Exited ends a session's stream: its exit code in the shell convention
+// (n for exit n, 128+s for death by signal s). The server sends it only
+// after the session's last Output.
+type Exited struct {
+	Code int `json:"code"`
+}
+
+// Error is a failed request, or a session stream that ended abnormally.
+// Code is a stable word scripts and the client may branch on.
+type Error struct {
+	Code    string `json:"code,omitempty"`
+	Message string `json:"message"`
+}
+
+// Error codes.
+const (
+	CodeNoSession = "no-session"
+	CodeExists    = "exists"
+	CodeBadName   = "bad-name"
+	CodeTooLarge  = "too-large"
+	CodeInternal  = "internal"
+	CodeBadFrame  = "bad-frame"
+	CodeStopping  = "stopping"
+)
+
+// List asks for every session.
+type List struct{}
+
+// Kill ends sessions by name, or all of them.
+type Kill struct {
+	Names []string `json:"names,omitempty"`
+	All   bool     `json:"all,omitempty"`
+}
+
+// Send writes Data to a session's PTY as if typed.
+type Send struct {
+	Name string `json:"name"`
+	Data []byte `json:"data"`
+}
+
+// Capture asks for a session's screen.
+type Capture struct {
+	Name       string `json:"name"`
+	ANSI       bool   `json:"ansi,omitempty"`
+	Scrollback bool   `json:"scrollback,omitempty"`
+}
+
+// Screen answers Capture.
+type Screen struct {
+	Text string `json:"text"`
+}
+
+// Wait blocks until the named session ends; the reply is Exited.
+type Wait struct {
+	Name string `json:"name"`
+}
+
+// Stop kills every session and stops the server.
+type Stop struct{}
+
+// Status asks about the server.
+type Status struct{}
+
+// ServerStatus answers Status.
+type ServerStatus struct {
+	PID      int     `json:"pid"`
+	Version  string  `json:"version"`
+	Uptime   float64 `json:"uptime_seconds"`
+	Sessions int     `json:"sessions"`
+	Socket   string  `json:"socket"`
+}
+
+// OK is a request that succeeded. Names lists what it acted on, if anything.
+type OK struct {
+	Names []string `json:"names,omitempty"`
+}
+
+// Sessions answers List.
+type Sessions struct {
+	Sessions []SessionInfo `json:"sessions"`
+}
+
+// SessionInfo describes one session, as `wr ls --json` prints it.
+type SessionInfo struct {
+	Name     string       `json:"name"`
+	PID      int          `json:"pid"`
+	Clients  int          `json:"clients"`
+	Cols     int          `json:"cols"`
+	Rows     int          `json:"rows"`
+	Created  string       `json:"created"` // RFC 3339
+	Command  []string     `json:"command"`
+	Cwd      string       `json:"cwd"`
+	Owner    *int         `json:"owner"`
+	Attached []ClientInfo `json:"attached"`
+}
+
+// ClientInfo describes one attached client.
+type ClientInfo struct {
+	ID       int    `json:"id"`
+	Cols     int    `json:"cols"`
+	Rows     int    `json:"rows"`
+	ReadOnly bool   `json:"read_only"`
+	Since    string `json:"attached_at"` // RFC 3339
+}
+
+// Encode marshals a control message into a payload, refusing one that would
+// pass MaxPayload before anything is written.
+func Encode(v any) ([]byte, error) {
+	p, err := json.Marshal(v)
+	if err != nil {
+		return nil, fmt.Errorf("%w: %v", ErrBadPayload, err)
+	}
+	if len(p) > MaxPayload {
+		return nil, fmt.Errorf("%w: %d-byte reply (max %d)", ErrFrameTooLarge, len(p), MaxPayload)
+	}
+	return p, nil
+}
+
+// Decode unmarshals a control payload into v.
+func Decode(f Frame, v any) error {
+	if err := json.Unmarshal(f.Payload, v); err != nil {
+		return fmt.Errorf("%w: %s: %v", ErrBadPayload, f.Type, err)
+	}
+	return nil
+}

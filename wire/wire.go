@@ -1,0 +1,31 @@
+// Package wire is the protocol between the wr client and server: how a frame
+// is laid out, which messages exist, where the socket lives and what a
+// session may be called.
+//
+// It owns the byte layout and nothing else: it imports no other package of
+// wr, holds no connection state and never starts a goroutine, so both halves
+// of wr (and tests) can speak it without pulling in either half.
+package wire
+
+import "errors"
+
+// Protocol versions. A peer with a different major is refused with a message
+// that says what to do; a different minor is accepted, because control
+// payloads are JSON and unknown fields are ignored.
+const (
+	ProtocolMajor = 1
+	ProtocolMinor = 0
+)
+
+// Version is the wr release; the main package may overwrite it at link time.
+var Version = "0.1.0"
+
+// Sentinel errors. Callers check them with errors.Is; the wrapping message
+// carries the detail.
+var (
+	ErrFrameTooLarge = errors.New("wire: frame too large")
+	ErrUnknownType   = errors.New("wire: unknown frame type")
+	ErrBadPayload    = errors.New("wire: malformed payload")
+	ErrBadName       = errors.New("wire: invalid session name")
+	ErrUnsafeDir     = errors.New("wire: unsafe socket directory")
+)
