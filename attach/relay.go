@@ -33,9 +33,9 @@ type Options struct {
 // outcome is how an attach ended.
 type outcome struct {
 	code     int
-	detached bool   // by the detach key: print the notice
-	err      error  // printed on stderr after the terminal is restored
-	quiet    bool   // ended by a signal or a vanished terminal: say nothing
+	detached bool  // by the detach key: print the notice
+	err      error // printed on stderr after the terminal is restored
+	quiet    bool  // ended by a signal or a vanished terminal: say nothing
 }
 
 // Run attaches the terminal on opts.Stdin/Stdout to a session and relays
