@@ -8,11 +8,12 @@ import (
 )
 
 func (s *Server) handleNew(conn net.Conn, req wire.New) {
-	_, _, werr := s.getOrCreate(req.Name, true, true, req.Config)
+	ss, _, werr := s.getOrCreate(req.Name, true, true, req.Config)
 	if werr != nil {
 		s.reply(conn, wire.TypeError, *werr)
 		return
 	}
+	ss.run()
 	s.reply(conn, wire.TypeOK, wire.OK{Names: []string{req.Name}})
 }
 

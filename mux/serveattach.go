@@ -13,7 +13,8 @@ import (
 var errStopping = errors.New("the server is shutting down; try again")
 
 // getOrCreate finds the session name, creating it from cfg when create is
-// set. The registry lock is held only to look up and insert.
+// set. A created session is not yet running: the caller registers its first
+// client, if any, then calls run.
 func (s *Server) getOrCreate(name string, create, exclusive bool, cfg wire.SessionConfig) (*session, bool, *wire.Error) {
 	if err := wire.CheckName(name); err != nil {
 		return nil, false, &wire.Error{Code: wire.CodeBadName, Message: err.Error()}
@@ -60,7 +61,11 @@ func (s *Server) serveAttach(conn *net.UnixConn, req wire.Attach) {
 	c := newClient(id, conn, req.ReadOnly, max(req.Cols, 0), max(req.Rows, 0))
 	accepted, _ := wire.Encode(wire.Attached{Name: ss.name, ClientID: id, Created: created})
 	go c.writeLoop()
-	if !ss.attach(c, accepted) {
+	ok := ss.attach(c, accepted)
+	if created {
+		ss.run()
+	}
+	if !ok {
 		p, _ := wire.Encode(wire.Error{Code: wire.CodeNoSession, Message: fmt.Sprintf("session %s has ended", ss.name)})
 		c.close(wire.TypeError, p)
 		<-c.done

@@ -59,7 +59,9 @@ type session struct {
 	done     chan struct{}
 }
 
-// startSession starts the command of cfg on a new PTY.
+// startSession starts the command of cfg on a new PTY. Its output is not
+// read until run is called, so the creating client can be registered first
+// and see the shell's first prompt.
 func (s *Server) startSession(name string, cfg wire.SessionConfig) (*session, error) {
 	env := sessionEnv(cfg.Env, name, s.socket)
 	argv := cfg.Command
@@ -88,10 +90,14 @@ func (s *Server) startSession(name string, cfg wire.SessionConfig) (*session, er
 		command: argv, cwd: cfg.Cwd, clients: map[int]*client{},
 		cols: cols, rows: rows, done: make(chan struct{}),
 	}
+	return ss, nil
+}
+
+// run starts reading the PTY and waiting for the child.
+func (ss *session) run() {
 	readerDone := make(chan struct{})
 	go ss.readLoop(readerDone)
 	go ss.waitLoop(readerDone)
-	return ss, nil
 }
 
 // sessionEnv is the client's environment plus WR_SESSION and WR_SOCKET, with

@@ -1,0 +1,130 @@
+package integration
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"syscall"
+	"testing"
+)
+
+// Item 1: wr attach starts the server, creates the session running $SHELL
+// in the current directory with the caller's environment plus WR_SESSION
+// and WR_SOCKET, puts the terminal in raw mode and relays, including size.
+func TestAttachCreatesAndRelays(t *testing.T) {
+	e := newEnv(t)
+	tm := e.termEnv(80, 24, e.with("WR_TEST_MARK=carried"), "attach", "work")
+	tm.expect(prompt)
+
+	tm.send(`echo "S=$WR_SESSION K=$WR_SOCKET D=$PWD M=$WR_TEST_MARK T=$TERM"` + "\r")
+	tm.expect(fmt.Sprintf("S=work K=%s D=%s M=carried T=xterm-256color", e.socket, e.dir))
+	if !isRaw(tm.termios()) {
+		t.Fatalf("the local terminal is not in raw mode while attached")
+	}
+
+	tm.send("stty size\r")
+	tm.expect("24 80")
+	tm.resize(100, 30)
+	// SIGWINCH is asynchronous: poll the session's size rather than sleep.
+	e.eventually("the session to follow the terminal's new size", func() bool {
+		s, _ := e.session("work")
+		return s.Cols == 100 && s.Rows == 30
+	})
+	tm.send("stty size\r")
+	tm.expect("30 100")
+
+	// Control characters reach the session's terminal, not wr: ctrl-C
+	// interrupts the foreground program and the client keeps running.
+	tm.send(`sh -c 'echo SLEEPING-$((1+1)); exec sleep 100'` + "\r")
+	tm.expect("SLEEPING-2")
+	tm.send("\x03")
+	tm.run("true")
+
+	// A full-screen program: the alternate screen and cursor addressing pass
+	// through byte for byte.
+	tm.send(`printf '\033[?1049h\033[5;10HFULL%sSCREEN\033[?1049l' -` + "\r")
+	tm.expect("\x1b[?1049h\x1b[5;10HFULL-SCREEN\x1b[?1049l")
+
+	s, ok := e.session("work")
+	if !ok || len(s.Command) != 1 || s.Command[0] != "/bin/sh" || s.Cwd != e.dir {
+		t.Fatalf("session = %+v, want command [/bin/sh] in %s", s, e.dir)
+	}
+	tm.send("exit\r")
+	if code := tm.wait(); code != 0 {
+		t.Fatalf("exit code %d, want 0", code)
+	}
+}
+
+// Item 1: $SHELL unset falls back to /bin/sh.
+func TestAttachWithoutShellUsesBinSh(t *testing.T) {
+	e := newEnv(t)
+	var vars []string
+	for _, v := range e.vars {
+		if v != "SHELL=/bin/sh" {
+			vars = append(vars, v)
+		}
+	}
+	tm := e.termEnv(80, 24, vars, "attach", "noshell")
+	tm.expect(prompt)
+	s, _ := e.session("noshell")
+	if len(s.Command) != 1 || s.Command[0] != "/bin/sh" {
+		t.Fatalf("command = %q, want [/bin/sh]", s.Command)
+	}
+	tm.send("exit\r")
+	tm.wait()
+}
+
+// Item 2: the local terminal is restored on every way out.
+func TestTerminalRestoredOnEveryExit(t *testing.T) {
+	cases := []struct {
+		name  string
+		leave func(e *env, tm *term)
+		code  int
+	}{
+		{"shell exit", func(e *env, tm *term) { tm.send("exit 4\r") }, 4},
+		{"detach key", func(e *env, tm *term) { tm.send("\x1c") }, 0},
+		{"wr kill", func(e *env, tm *term) { e.mustWr("kill", "s") }, 129},
+		{"server killed", func(e *env, tm *term) {
+			_ = syscall.Kill(e.serverPID(), syscall.SIGKILL)
+		}, 1},
+		{"SIGTERM to the client", func(e *env, tm *term) { _ = tm.cmd.Process.Signal(syscall.SIGTERM) }, 143},
+		{"SIGHUP to the client", func(e *env, tm *term) { _ = tm.cmd.Process.Signal(syscall.SIGHUP) }, 129},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			e := newEnv(t)
+			tm := e.term(80, 24, "attach", "s")
+			before := *tm.termios()
+			tm.expect(prompt)
+			if !isRaw(tm.termios()) {
+				t.Fatal("not in raw mode while attached")
+			}
+			tc.leave(e, tm)
+			if code := tm.wait(); code != tc.code {
+				t.Errorf("exit code %d, want %d", code, tc.code)
+			}
+			after := *tm.termios()
+			if before != after {
+				t.Errorf("terminal not restored:\nbefore %+v\nafter  %+v", before, after)
+			}
+		})
+	}
+}
+
+// Item 1: the session starts in the client's working directory, not the
+// server's.
+func TestAttachUsesCallersDirectory(t *testing.T) {
+	e := newEnv(t)
+	e.mustWr("new", "-d", "first") // the server starts in e.dir
+	sub := filepath.Join(e.dir, "sub dir")
+	if err := os.Mkdir(sub, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if r := e.wrInDir(sub, "new", "-d", "indir"); r.code != 0 {
+		t.Fatalf("wr new: exit %d, %q", r.code, r.stderr)
+	}
+	if s, _ := e.session("indir"); s.Cwd != sub {
+		t.Fatalf("cwd %q, want %q", s.Cwd, sub)
+	}
+}

@@ -1,0 +1,71 @@
+package integration
+
+import (
+	"strings"
+	"testing"
+)
+
+// Item 9: invalid names are refused with the rule, exit 2, before anything
+// is started.
+func TestInvalidNames(t *testing.T) {
+	e := newEnv(t)
+	bad := []string{"", strings.Repeat("a", 65), "../x", "-x", "a b", ".hidden", "a/b", "caf\u00e9"}
+	for _, name := range bad {
+		for _, cmd := range [][]string{
+			{"attach", "--", name},
+			{"new", "-d", "--", name},
+			{"kill", "--", name},
+			{"wait", "--", name},
+			{"send", "--", name, "x"},
+		} {
+			r := e.wr(cmd...)
+			if r.code != 2 || !strings.Contains(r.stderr, "names are 1-64 characters of A-Z a-z 0-9 . _ -") {
+				t.Errorf("wr %q: exit %d stderr %q, want 2 and the naming rule", cmd, r.code, r.stderr)
+			}
+		}
+	}
+	if r := e.wr("attach", strings.Repeat("a", 64)+"x"); r.code != 2 {
+		t.Errorf("65-character name: exit %d", r.code)
+	}
+	if r := e.wr("server", "status"); r.code != 1 {
+		t.Fatalf("a refused name started a server: %+v", r)
+	}
+}
+
+// Item 9: --no-create on a missing session fails with a message, with and
+// without a server.
+func TestAttachNoCreate(t *testing.T) {
+	e := newEnv(t)
+	tm := e.term(80, 24, "attach", "--no-create", "missing")
+	if code := tm.wait(); code != 1 {
+		t.Fatalf("no server: exit %d, want 1", code)
+	}
+	tm.expect("no session named missing")
+	if r := e.wr("server", "status"); r.code != 1 {
+		t.Fatalf("--no-create started a server")
+	}
+
+	e.mustWr("new", "-d", "other")
+	tm = e.term(80, 24, "attach", "--no-create", "missing")
+	if code := tm.wait(); code != 1 {
+		t.Fatalf("with a server: exit %d, want 1", code)
+	}
+	tm.expect("wr: no session named missing")
+}
+
+// Usage errors exit 2.
+func TestUsageErrors(t *testing.T) {
+	e := newEnv(t)
+	for _, args := range [][]string{
+		{"attach"},
+		{"attach", "--bogus", "x"},
+		{"nosuchcommand"},
+		{"attach", "x", "extra"},
+		{"attach", "--detach-key", "meta-x", "x"},
+		{"wait"},
+	} {
+		if r := e.wr(args...); r.code != 2 || r.stderr == "" {
+			t.Errorf("wr %q: exit %d stderr %q, want 2 with a message", args, r.code, r.stderr)
+		}
+	}
+}

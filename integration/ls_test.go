@@ -1,0 +1,76 @@
+package integration
+
+import (
+	"encoding/json"
+	"os"
+	"strings"
+	"testing"
+	"time"
+)
+
+// Item 5: with no server, wr ls prints nothing (or []) and starts none.
+func TestLsWithoutServer(t *testing.T) {
+	e := newEnv(t)
+	r := e.wr("ls")
+	if r.code != 0 || r.stdout != "" || r.stderr != "" {
+		t.Fatalf("wr ls = %+v, want exit 0 and no output", r)
+	}
+	r = e.wr("ls", "--json")
+	if r.code != 0 || strings.TrimSpace(r.stdout) != "[]" {
+		t.Fatalf("wr ls --json = %+v, want []", r)
+	}
+	if _, err := os.Stat(e.socket); !os.IsNotExist(err) {
+		t.Fatalf("wr ls created %s (err %v): it must not start a server", e.socket, err)
+	}
+	if r := e.wr("server", "status"); r.code != 1 || !strings.Contains(r.stderr, "no server running") {
+		t.Fatalf("wr server status = %+v, want exit 1 'no server running'", r)
+	}
+}
+
+// Item 5: the table and the JSON fields.
+func TestLsTableAndJSON(t *testing.T) {
+	e := newEnv(t)
+	e.mustWr("new", "-d", "beta", "--", "sleep", "100")
+	tm := e.term(90, 20, "attach", "alpha")
+	tm.expect(prompt)
+
+	out := e.mustWr("ls")
+	lines := strings.Split(strings.TrimSpace(out), "\n")
+	if len(lines) != 3 {
+		t.Fatalf("wr ls printed %q, want a header and two rows", out)
+	}
+	if f := strings.Fields(lines[0]); strings.Join(f, " ") != "NAME PID CLIENTS SIZE CREATED COMMAND" {
+		t.Fatalf("header %q", lines[0])
+	}
+	alpha := strings.Fields(lines[1])
+	if alpha[0] != "alpha" || alpha[2] != "1" || alpha[3] != "90x20" || alpha[len(alpha)-1] != "/bin/sh" {
+		t.Fatalf("row %q, want alpha with 1 client at 90x20 running /bin/sh", lines[1])
+	}
+	beta := strings.Fields(lines[2])
+	if beta[0] != "beta" || beta[2] != "0" || beta[len(beta)-2] != "sleep" {
+		t.Fatalf("row %q", lines[2])
+	}
+
+	raw := e.mustWr("ls", "--json")
+	var generic []map[string]any
+	if err := json.Unmarshal([]byte(raw), &generic); err != nil {
+		t.Fatal(err)
+	}
+	for _, k := range []string{"name", "pid", "clients", "cols", "rows", "created", "command", "cwd"} {
+		if _, ok := generic[0][k]; !ok {
+			t.Errorf("wr ls --json lacks %q: %s", k, raw)
+		}
+	}
+	ss := e.ls()
+	if ss[0].Name != "alpha" || ss[0].Clients != 1 || ss[0].Cols != 90 || ss[0].Rows != 20 || ss[0].Cwd != e.dir || ss[0].PID <= 0 {
+		t.Errorf("alpha = %+v", ss[0])
+	}
+	if created, err := time.Parse(time.RFC3339, ss[0].Created); err != nil || time.Since(created) > time.Hour {
+		t.Errorf("created %q is not a recent RFC 3339 time (%v)", ss[0].Created, err)
+	}
+	if strings.Join(ss[1].Command, " ") != "sleep 100" {
+		t.Errorf("beta command %q", ss[1].Command)
+	}
+	tm.send("exit\r")
+	tm.wait()
+}

@@ -1,0 +1,56 @@
+package integration
+
+import (
+	"strings"
+	"testing"
+)
+
+// Item 4: wr new -d creates a detached session and refuses an existing
+// name; wr attach NAME -- CMD creates with a command.
+func TestNewDetached(t *testing.T) {
+	e := newEnv(t)
+	e.mustWr("new", "-d", "bg", "--", "sh", "-c", "echo started > marker; exec sleep 100")
+	s, ok := e.session("bg")
+	if !ok || s.Clients != 0 || strings.Join(s.Command, " ") != "sh -c echo started > marker; exec sleep 100" {
+		t.Fatalf("session %+v present=%v", s, ok)
+	}
+	r := e.wr("new", "-d", "bg")
+	if r.code != 1 || !strings.Contains(r.stderr, "already exists") {
+		t.Fatalf("second wr new: exit %d stderr %q, want 1 and 'already exists'", r.code, r.stderr)
+	}
+	if len(e.ls()) != 1 {
+		t.Fatalf("a refused wr new changed the session list: %+v", e.ls())
+	}
+}
+
+func TestNewAttachedRefusesExisting(t *testing.T) {
+	e := newEnv(t)
+	e.mustWr("new", "-d", "x")
+	tm := e.term(80, 24, "new", "x")
+	if code := tm.wait(); code != 1 {
+		t.Fatalf("wr new on an existing name exited %d, want 1", code)
+	}
+	tm.expect("already exists")
+}
+
+func TestAttachCreatesWithCommand(t *testing.T) {
+	e := newEnv(t)
+	tm := e.term(80, 24, "attach", "c", "--", "sh", "-c", "echo ran-$((1+1)); exit 5")
+	if code := tm.wait(); code != 5 {
+		t.Fatalf("exit %d, want 5", code)
+	}
+	tm.expect("ran-2")
+}
+
+// An existing session ignores the command: attach joins it.
+func TestAttachExistingIgnoresCommand(t *testing.T) {
+	e := newEnv(t)
+	e.mustWr("new", "-d", "x")
+	tm := e.term(80, 24, "attach", "x", "--", "sh", "-c", "exit 5")
+	tm.send("\r")
+	tm.expect(prompt)
+	tm.send("exit 6\r")
+	if code := tm.wait(); code != 6 {
+		t.Fatalf("exit %d, want 6", code)
+	}
+}
