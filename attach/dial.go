@@ -10,6 +10,8 @@ import (
 	"errors"
 	"fmt"
 	"net"
+	"os"
+	"path/filepath"
 	"syscall"
 	"time"
 
@@ -45,6 +47,14 @@ type Conn struct {
 // Dial connects to the server on socket without starting one. It returns
 // ErrNoServer when nothing is listening there.
 func Dial(socket string) (*Conn, error) {
+	// Refuse a directory someone else controls before sending it anything:
+	// whoever planted the socket would read every keystroke.
+	if err := wire.CheckDir(filepath.Dir(socket)); err != nil {
+		if errors.Is(err, os.ErrNotExist) {
+			return nil, fmt.Errorf("%w on %s", ErrNoServer, socket)
+		}
+		return nil, err
+	}
 	c, err := net.DialUnix("unix", nil, &net.UnixAddr{Name: socket, Net: "unix"})
 	if err != nil {
 		if errors.Is(err, syscall.ENOENT) || errors.Is(err, syscall.ECONNREFUSED) {
@@ -64,11 +74,14 @@ func (c *Conn) handshake() error {
 	p, _ := wire.Encode(wire.Hello{Protocol: wire.ProtocolMajor, Minor: wire.ProtocolMinor, Version: wire.Version})
 	_ = c.c.SetDeadline(time.Now().Add(5 * time.Second))
 	defer c.c.SetDeadline(time.Time{})
-	if err := wire.WriteFrame(c.c, wire.TypeHello, p); err != nil {
-		return fmt.Errorf("handshake: %w", err)
-	}
+	// A refusing server may answer and close before reading the Hello; its
+	// answer says why, so read it even when the write failed.
+	werr := wire.WriteFrame(c.c, wire.TypeHello, p)
 	f, err := wire.ReadFrame(c.c)
 	if err != nil {
+		if werr != nil {
+			err = werr
+		}
 		return fmt.Errorf("handshake: %w", err)
 	}
 	switch f.Type {

@@ -54,6 +54,8 @@ func newEnv(t *testing.T) *env {
 		"TERM=xterm-256color",
 		"LANG=C",
 		"WR_SOCKET=" + e.socket,
+		// A -race binary otherwise sleeps a second at every exit.
+		"GORACE=atexit_sleep_ms=0",
 	}
 	t.Cleanup(func() {
 		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
@@ -64,6 +66,10 @@ func newEnv(t *testing.T) *env {
 		if left := waitNoProcesses(e.dir, 3*time.Second); len(left) > 0 {
 			t.Errorf("processes still running after cleanup (killing them): %v", left)
 			killProcesses(e.dir)
+		}
+		// The daemon's stderr is its log: a data race it hit is only there.
+		if log, err := os.ReadFile(e.socket + ".log"); err == nil && bytes.Contains(log, []byte("DATA RACE")) {
+			t.Errorf("the server hit a data race:\n%s", log)
 		}
 	})
 	return e

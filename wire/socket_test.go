@@ -51,7 +51,7 @@ func TestSocketPath(t *testing.T) {
 			}
 			if got != tt.want {
 				if tt.tmpdir != "" {
-					t.Skipf("bug: wire/socket.go SocketPath uses os.TempDir(), so $TMPDIR=%s moves the default socket to %s; design §3/the doc comment say /tmp/wr-$UID/default.sock, and a client and server with different TMPDIRs (sudo, pam_tmpdir, launchd) miss each other", tt.tmpdir, got)
+					t.Skipf("bug: wire/socket.go SocketPath uses os.TempDir(), so $TMPDIR=%s moves the default socket to %s; design §2 and the doc comment say /tmp/wr-$UID/default.sock, and a client and server with different TMPDIRs (sudo, pam_tmpdir, launchd) miss each other", tt.tmpdir, got)
 				}
 				t.Errorf("SocketPath(%q) = %q, want %q", tt.flag, got, tt.want)
 			}
