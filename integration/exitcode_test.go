@@ -11,7 +11,7 @@ func TestExitCodes(t *testing.T) {
 	cases := []struct {
 		name string
 		args []string
-		keys  string
+		keys string
 		want int
 	}{
 		{"exit 7 typed in the shell", []string{"attach", "s"}, "exit 7\r", 7},
