@@ -3,6 +3,7 @@ package integration
 import (
 	"bytes"
 	"strings"
+	"syscall"
 	"testing"
 )
 
@@ -141,5 +142,23 @@ func TestExitedAfterLastOutput(t *testing.T) {
 	tm.expect("END-3")
 	if got := bytes.Count(tm.output(), []byte("x")); got != n {
 		t.Fatalf("saw %d of %d bytes before the exit", got, n)
+	}
+}
+
+// A session ends when its command exits even though a background process
+// that ignores SIGHUP still holds the terminal open: the server drains what
+// is left with a deadline instead of waiting for a hang-up that never comes.
+func TestSessionEndsWhileBackgroundHoldsTerminal(t *testing.T) {
+	e := newEnv(t)
+	tm := e.term(80, 24, "attach", "bg", "--", "sh", "-c", `trap "" HUP; sleep 1021 & echo BG-$((1+1)); exit 5`)
+	tm.expect("BG-2")
+	var pids map[string]int
+	e.eventually("the background sleep to start", func() bool {
+		pids = e.sleepers("1021")
+		return len(pids) == 1
+	})
+	t.Cleanup(func() { _ = syscall.Kill(pids["1021"], syscall.SIGKILL) })
+	if code := tm.wait(); code != 5 {
+		t.Fatalf("exit %d, want 5", code)
 	}
 }

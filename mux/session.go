@@ -293,7 +293,7 @@ func (ss *session) input(c *client, b []byte) error {
 	ss.inputMu.Lock()
 	defer ss.inputMu.Unlock()
 	if err := ss.proc.WriteAll(b); err != nil {
-		if errors.Is(err, os.ErrClosed) {
+		if errors.Is(err, ptyproc.ErrClosed) {
 			return fmt.Errorf("session %s has ended", ss.name)
 		}
 		return err

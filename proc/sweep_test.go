@@ -47,7 +47,9 @@ func (t *fakeTable) lookup(pid int) (entry, bool) {
 func (t *fakeTable) exit(pid int) { delete(t.procs, pid) }
 
 // recycle gives pid to an unrelated process started later.
-func (t *fakeTable) recycle(pid int) { t.procs[pid] = entry{pid: pid, ppid: 1, start: t.procs[pid].start + 1000} }
+func (t *fakeTable) recycle(pid int) {
+	t.procs[pid] = entry{pid: pid, ppid: 1, start: t.procs[pid].start + 1000}
+}
 
 // call is one signal delivery.
 type call struct {

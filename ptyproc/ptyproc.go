@@ -34,9 +34,14 @@ type Process struct {
 // terminal and stdio, in a new session (so the PTY's hang-up reaches its
 // process group).
 func Start(cmd *exec.Cmd, cols, rows int) (*Process, error) {
-	master, tty, err := pty.Open()
+	blocking, tty, err := pty.Open()
 	if err != nil {
 		return nil, fmt.Errorf("ptyproc: open pty: %w", err)
+	}
+	master, err := pollable(blocking)
+	if err != nil {
+		tty.Close()
+		return nil, err
 	}
 	raw, err := master.SyscallConn()
 	if err != nil {
@@ -66,6 +71,26 @@ func Start(cmd *exec.Cmd, cols, rows int) (*Process, error) {
 		return nil, fmt.Errorf("ptyproc: start %s: %w", cmd.Path, err)
 	}
 	return p, nil
+}
+
+// pollable returns the master as a non-blocking, poller-managed file and
+// closes f. creack/pty's Open calls (*os.File).Fd on the master, which puts
+// it in blocking mode: a pending Read then sits in the kernel where neither
+// Close nor a read deadline can reach it, and a session whose background job
+// holds the terminal would never end.
+func pollable(f *os.File) (*os.File, error) {
+	defer f.Close()
+	fd, err := unix.Dup(int(f.Fd()))
+	if err != nil {
+		return nil, fmt.Errorf("ptyproc: dup master: %w", err)
+	}
+	unix.CloseOnExec(fd)
+	if err := unix.SetNonblock(fd, true); err != nil {
+		unix.Close(fd)
+		return nil, fmt.Errorf("ptyproc: non-blocking master: %w", err)
+	}
+	// NewFile sees O_NONBLOCK and registers the descriptor with the poller.
+	return os.NewFile(uintptr(fd), f.Name()), nil
 }
 
 // Pid is the child's process id.

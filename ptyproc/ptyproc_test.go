@@ -299,7 +299,7 @@ func TestWriteAllAfterClose(t *testing.T) {
 		t.Fatal("WriteAll after Close = nil")
 	}
 	if !errors.Is(err, ptyproc.ErrClosed) {
-		t.Skipf("bug: ptyproc/ptyproc.go:23 documents ErrClosed as returned by operations on a closed Process, but nothing returns it: WriteAll after Close gives %v (os.ErrClosed, which mux/session.go:290 checks instead)", err)
+		t.Fatalf("WriteAll after Close = %v, want ptyproc.ErrClosed", err)
 	}
 }
 
@@ -333,7 +333,11 @@ func TestForegroundPgrp(t *testing.T) {
 	}
 }
 
-const blockingBug = "bug: ptyproc.Start (ptyproc/ptyproc.go:37) takes its master from creack/pty v1.1.24 pty.Open, whose ptsname/unlockpt ioctls call (*os.File).Fd() on it (pty/ioctl.go:9) and so put it in blocking mode; a pending Read or Write then sits in the kernel where neither SetReadDeadline nor Close can reach it, against the package doc's promise"
+// blockingBug names the regression these tests guard: creack/pty's Open
+// puts the master in blocking mode (its ioctls call (*os.File).Fd), and a
+// pending Read or Write then sits in the kernel where neither
+// SetReadDeadline nor Close can reach it.
+const blockingBug = "the PTY master is in blocking mode"
 
 // After the child exits a background process may still hold the terminal;
 // the server drains with a read deadline, which must fire.
@@ -342,7 +346,7 @@ func TestReadDeadline(t *testing.T) {
 	// when the shell, the session leader, exits, and keeps the terminal.
 	before := ptmxFDs()
 	c := startProc(t, sh(t, `trap "" HUP; sleep 100 & echo READY`), 80, 24)
-	skipIfBlockingMaster(t, before)
+	requireNonBlockingMaster(t, before)
 	readUntil(t, c.p, "READY")
 	if code, err := c.wait(t); err != nil || code != 0 {
 		t.Fatalf("child: code %d, err %v", code, err)
@@ -367,7 +371,7 @@ func TestReadDeadline(t *testing.T) {
 		}
 	case <-time.After(5 * time.Second):
 		// Cleanup kills the background sleep, which ends the Read with EIO.
-		t.Skip(blockingBug + ": Read still blocked 5s past its deadline")
+		t.Fatal(blockingBug + ": Read still blocked 5s past its deadline")
 	}
 }
 
@@ -375,7 +379,7 @@ func TestReadDeadline(t *testing.T) {
 func TestCloseUnblocksRead(t *testing.T) {
 	before := ptmxFDs()
 	c := startProc(t, sh(t, "exec sleep 100"), 80, 24)
-	skipIfBlockingMaster(t, before)
+	requireNonBlockingMaster(t, before)
 	done := make(chan error, 1)
 	go func() {
 		_, err := c.p.Read(make([]byte, 4096))
@@ -391,7 +395,7 @@ func TestCloseUnblocksRead(t *testing.T) {
 			t.Error("Read after Close = nil error")
 		}
 	case <-time.After(5 * time.Second):
-		t.Skip(blockingBug + ": Read still blocked 5s after Close")
+		t.Fatal(blockingBug + ": Read still blocked 5s after Close")
 	}
 }
 
@@ -399,7 +403,7 @@ func TestCloseUnblocksRead(t *testing.T) {
 func TestCloseUnblocksWriteAll(t *testing.T) {
 	before := ptmxFDs()
 	c := startProc(t, sh(t, "stty raw -echo; echo READY; exec sleep 100"), 80, 24)
-	skipIfBlockingMaster(t, before)
+	requireNonBlockingMaster(t, before)
 	readUntil(t, c.p, "READY")
 	done := make(chan error, 1)
 	go func() { done <- c.p.WriteAll(make([]byte, 8<<20)) }()
@@ -413,7 +417,7 @@ func TestCloseUnblocksWriteAll(t *testing.T) {
 			t.Error("WriteAll of 8 MiB to a reader that never reads returned nil after Close")
 		}
 	case <-time.After(5 * time.Second):
-		t.Skip(blockingBug + ": WriteAll still blocked 5s after Close")
+		t.Fatal(blockingBug + ": WriteAll still blocked 5s after Close")
 	}
 }
 
@@ -444,20 +448,20 @@ func TestMasterIsNonBlocking(t *testing.T) {
 	startProc(t, sh(t, "exec sleep 100"), 80, 24)
 	nonBlocking, flags := masterNonBlocking(t, before)
 	if !nonBlocking {
-		t.Skipf("%s: the master's flags are %s, without O_NONBLOCK", blockingBug, flags)
+		t.Fatalf("%s: the master's flags are %s, without O_NONBLOCK", blockingBug, flags)
 	}
 }
 
-// skipIfBlockingMaster skips a test whose pending Read or Write would stay
-// stuck in the kernel because of blockingBug, rather than wait it out.
+// requireNonBlockingMaster fails a test at once whose pending Read or Write
+// would stay stuck in the kernel because of blockingBug.
 // before is ptmxFDs() from just before Start.
-func skipIfBlockingMaster(t *testing.T, before []string) {
+func requireNonBlockingMaster(t *testing.T, before []string) {
 	t.Helper()
 	if before == nil {
 		return // cannot tell; let the test find out
 	}
 	if nonBlocking, flags := masterNonBlocking(t, before); !nonBlocking {
-		t.Skipf("%s (master flags %s)", blockingBug, flags)
+		t.Fatalf("%s (master flags %s)", blockingBug, flags)
 	}
 }
 

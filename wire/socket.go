@@ -23,7 +23,9 @@ func SocketPath(flag string) (string, error) {
 		if d := os.Getenv("XDG_RUNTIME_DIR"); d != "" {
 			p = filepath.Join(d, "wr", "default.sock")
 		} else {
-			p = filepath.Join(os.TempDir(), "wr-"+strconv.Itoa(os.Getuid()), "default.sock")
+			// /tmp itself, not $TMPDIR: a client and a server with different
+			// TMPDIRs (sudo, pam_tmpdir) must still find each other.
+			p = filepath.Join("/tmp", "wr-"+strconv.Itoa(os.Getuid()), "default.sock")
 		}
 	}
 	abs, err := filepath.Abs(p)
