@@ -27,7 +27,7 @@ const prompt = "PROMPT> "
 
 // env is one test's world: its own socket, home and shell settings.
 type env struct {
-	t      *testing.T
+	t      testing.TB
 	dir    string
 	socket string
 	vars   []string
@@ -35,7 +35,7 @@ type env struct {
 
 // newEnv makes a fresh socket directory; its server and every process that
 // names it are stopped in t.Cleanup, whether the test passed or not.
-func newEnv(t *testing.T) *env {
+func newEnv(t testing.TB) *env {
 	t.Helper()
 	dir, err := os.MkdirTemp(suiteRoot, "t")
 	if err != nil {
@@ -209,7 +209,7 @@ func (e *env) serverPID() int {
 
 // term is a wr client running under its own PTY, like a person's terminal.
 type term struct {
-	t   *testing.T
+	t   testing.TB
 	cmd *exec.Cmd
 	pty *os.File
 
@@ -373,7 +373,7 @@ func (tm *term) termios() *unix.Termios {
 
 func isRaw(tio *unix.Termios) bool { return tio.Lflag&(unix.ICANON|unix.ECHO) == 0 }
 
-func atoi(t *testing.T, s string) int {
+func atoi(t testing.TB, s string) int {
 	t.Helper()
 	var n int
 	for _, c := range strings.TrimSpace(s) {

@@ -16,7 +16,11 @@ const sessionEndWait = 2 * time.Second
 //
 //  1. Snapshot every session's process tree before signalling anything:
 //     once a shell is hung up its children exit and reparent, and a
-//     descendant that has left the tree can no longer be found.
+//     descendant that has left the tree can no longer be found. The tree is
+//     the child's descendants plus every process carrying the session's
+//     WR_SESSION_ID (and theirs): a double-forked daemon was reparented to
+//     init long before the kill, and only its environment still says where
+//     it came from.
 //  2. SIGHUP the foreground group, the child and every descendant; close the
 //     PTY master.
 //  3. Wait once, for all of them together, then SIGKILL what is left.
@@ -26,7 +30,7 @@ func killSessions(targets []*session) []string {
 	sweeps := make([]*proc.Sweep, 0, len(targets))
 	for _, ss := range targets {
 		ss.killed.Store(true)
-		sweeps = append(sweeps, proc.Snapshot(ss.pid, ss.proc.ForegroundPgrp()))
+		sweeps = append(sweeps, proc.Snapshot(ss.pid, ss.proc.ForegroundPgrp(), ss.marker))
 	}
 	for i, ss := range targets {
 		sweeps[i].Hangup()

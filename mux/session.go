@@ -1,6 +1,8 @@
 package mux
 
 import (
+	"crypto/rand"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"os"
@@ -35,6 +37,7 @@ const (
 type session struct {
 	srv     *Server
 	name    string
+	marker  string // WR_SESSION_ID=<random>: in the environment of everything the session starts
 	proc    *ptyproc.Process
 	pid     int
 	created time.Time
@@ -63,7 +66,8 @@ type session struct {
 // read until run is called, so the creating client can be registered first
 // and see the shell's first prompt.
 func (s *Server) startSession(name string, cfg wire.SessionConfig) (*session, error) {
-	env := sessionEnv(cfg.Env, name, s.socket)
+	marker := "WR_SESSION_ID=" + newSessionID()
+	env := append(sessionEnv(cfg.Env, name, s.socket), marker)
 	argv := cfg.Command
 	if len(argv) == 0 {
 		sh := lookupEnv(env, "SHELL")
@@ -86,7 +90,7 @@ func (s *Server) startSession(name string, cfg wire.SessionConfig) (*session, er
 		return nil, fmt.Errorf("cannot start %s: %w", argv[0], err)
 	}
 	ss := &session{
-		srv: s, name: name, proc: p, pid: p.Pid(), created: time.Now(),
+		srv: s, name: name, marker: marker, proc: p, pid: p.Pid(), created: time.Now(),
 		command: argv, cwd: cfg.Cwd, clients: map[int]*client{},
 		cols: cols, rows: rows, done: make(chan struct{}),
 	}
@@ -108,7 +112,7 @@ func sessionEnv(clientEnv []string, name, socket string) []string {
 	for _, kv := range clientEnv {
 		k, v, _ := strings.Cut(kv, "=")
 		switch k {
-		case "WR_SESSION", "WR_SOCKET":
+		case "WR_SESSION", "WR_SOCKET", "WR_SESSION_ID":
 			continue
 		case "TERM":
 			term = v
@@ -120,6 +124,15 @@ func sessionEnv(clientEnv []string, name, socket string) []string {
 		term = "xterm-256color"
 	}
 	return append(env, "TERM="+term, "WR_SESSION="+name, "WR_SOCKET="+socket)
+}
+
+// newSessionID is unique to one session: a session of the same name created
+// later, or on another socket, never shares it, so wr kill sweeps only its
+// own processes.
+func newSessionID() string {
+	var b [8]byte
+	_, _ = rand.Read(b[:])
+	return hex.EncodeToString(b[:])
 }
 
 func lookupEnv(env []string, key string) string {

@@ -8,6 +8,7 @@
 package proc
 
 import (
+	"bytes"
 	"errors"
 	"syscall"
 )
@@ -33,6 +34,9 @@ type table interface {
 	// lookup reads one process now; ok=false if there is no such pid. An
 	// entry whose start time cannot be read has start 0.
 	lookup(pid int) (e entry, ok bool)
+	// environ returns the NUL-separated environment pid started with, or
+	// nil when it cannot be read.
+	environ(pid int) []byte
 }
 
 // signaller delivers a signal; tests substitute a recorder.
@@ -42,23 +46,56 @@ func killSignal(pid int, sig syscall.Signal) error { return syscall.Kill(pid, si
 
 // Descendants returns every process below root (not root itself), found by
 // following parent links through one read of the process table.
-func Descendants(root int) ([]Proc, error) { return descendants(osTable, root) }
+func Descendants(root int) ([]Proc, error) { return descendants(osTable, root, "") }
 
-func descendants(t table, root int) ([]Proc, error) {
+// descendants returns the processes below root and, when marker is set, the
+// processes whose environment holds marker (a NAME=VALUE entry) and the
+// processes below those. The marker finds what parent links cannot: a
+// daemon that double-forked, or a `setsid cmd &` whose intermediate parent
+// exited, has been reparented to init before anyone thought to look.
+func descendants(t table, root int, marker string) ([]Proc, error) {
 	es, err := t.entries()
 	if err != nil {
 		return nil, err
 	}
+	roots := []int{root}
+	if marker != "" {
+		m := []byte(marker + "\x00")
+		for _, e := range es {
+			if e.zombie || e.pid == root {
+				continue
+			}
+			env := t.environ(e.pid)
+			if bytes.HasPrefix(env, m) || bytes.Contains(env, append([]byte{0}, m...)) {
+				roots = append(roots, e.pid)
+			}
+		}
+	}
+	return below(es, roots), nil
+}
+
+// below walks parent links down from roots. Every root but the first is
+// itself part of the result.
+func below(es []entry, roots []int) []Proc {
+	byPID := make(map[int]entry, len(es))
 	children := make(map[int][]entry, len(es))
 	for _, e := range es {
 		if e.zombie {
 			continue
 		}
+		byPID[e.pid] = e
 		children[e.ppid] = append(children[e.ppid], e)
 	}
 	var out []Proc
-	seen := map[int]bool{root: true}
-	queue := []int{root}
+	seen := map[int]bool{roots[0]: true}
+	queue := []int{roots[0]}
+	for _, r := range roots[1:] {
+		if !seen[r] {
+			seen[r] = true
+			out = append(out, Proc{PID: r, Start: byPID[r].start})
+			queue = append(queue, r)
+		}
+	}
 	for len(queue) > 0 {
 		p := queue[0]
 		queue = queue[1:]
@@ -71,7 +108,7 @@ func descendants(t table, root int) ([]Proc, error) {
 			queue = append(queue, c.pid)
 		}
 	}
-	return out, nil
+	return out
 }
 
 // Self returns p's identity now: its pid with its current start time.

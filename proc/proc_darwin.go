@@ -50,3 +50,7 @@ func (sysctlTable) lookup(pid int) (entry, bool) {
 	}
 	return entry{pid: pid, ppid: int(k.Eproc.Ppid), start: startMicros(k), zombie: k.Proc.P_stat == sZOMB}, true
 }
+
+// environ is not read on macOS (it would take KERN_PROCARGS2 parsing): there
+// the sweep finds descendants by parent links alone.
+func (sysctlTable) environ(int) []byte { return nil }

@@ -81,3 +81,8 @@ func parseStat(pid int, b []byte) (entry, error) {
 	}
 	return e, nil
 }
+
+func (f procfs) environ(pid int) []byte {
+	b, _ := os.ReadFile(filepath.Join(f.root, strconv.Itoa(pid), "environ"))
+	return b
+}

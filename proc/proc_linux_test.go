@@ -199,7 +199,7 @@ func TestProcfsDescendantsDeep(t *testing.T) {
 		}
 	}
 	stats["151"] = statLine(151, "dead", 'Z', 150, 151)
-	got, err := descendants(fakeProc(t, stats), 100)
+	got, err := descendants(fakeProc(t, stats), 100, "")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -232,7 +232,7 @@ func startTree(t *testing.T, script string) *tree {
 	t.Cleanup(func() {
 		// Setsid'd descendants are outside the group: kill them by
 		// identity, then the group, then reap the shell.
-		for _, p := range append(tr.seen, Snapshot(tr.pid, 0).Procs()...) {
+		for _, p := range append(tr.seen, Snapshot(tr.pid, 0, "").Procs()...) {
 			_ = p.Signal(syscall.SIGKILL)
 		}
 		_ = syscall.Kill(-tr.pid, syscall.SIGKILL)
@@ -359,7 +359,7 @@ func TestSweepReal(t *testing.T) {
 			}
 			tr := startTree(t, tt.script)
 			tr.waitSleeps(t, tt.sleeps)
-			s := Snapshot(tr.pid, tr.pid)
+			s := Snapshot(tr.pid, tr.pid, "")
 			if got := len(s.Procs()); got != 1+tt.sleeps {
 				t.Fatalf("Snapshot recorded %d processes, want %d", got, 1+tt.sleeps)
 			}

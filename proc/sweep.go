@@ -14,20 +14,22 @@ type Sweep struct {
 	procs []Proc // the child first, then every descendant
 }
 
-// Snapshot records root and all its descendants. It must run before any of
-// them is signalled: once the shell is hung up its children start exiting
-// and reparenting, and a descendant that has left the table can no longer be
-// found by parent links.
-func Snapshot(root, foregroundPgrp int) *Sweep {
-	return snapshot(osTable, root, foregroundPgrp)
+// Snapshot records root, all its descendants, and every process that carries
+// marker (a NAME=VALUE environment entry unique to the session; "" for
+// none) with its descendants. It must run before any of them is signalled:
+// once the shell is hung up its children start exiting and reparenting, and
+// a descendant that has left the table can no longer be found by parent
+// links.
+func Snapshot(root, foregroundPgrp int, marker string) *Sweep {
+	return snapshot(osTable, root, foregroundPgrp, marker)
 }
 
-func snapshot(t table, root, pgrp int) *Sweep {
+func snapshot(t table, root, pgrp int, marker string) *Sweep {
 	s := &Sweep{pgrp: pgrp}
 	if e, ok := t.lookup(root); ok && !e.zombie {
 		s.procs = append(s.procs, Proc{PID: root, Start: e.start})
 	}
-	ds, _ := descendants(t, root) // an unreadable table leaves the child alone in the sweep
+	ds, _ := descendants(t, root, marker) // an unreadable table leaves the child alone in the sweep
 	s.procs = append(s.procs, ds...)
 	return s
 }

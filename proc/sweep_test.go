@@ -13,7 +13,8 @@ import (
 // fakeTable is an in-memory process table.
 type fakeTable struct {
 	procs map[int]entry
-	err   error // returned by entries
+	env   map[int]string // pid -> NUL-separated environment
+	err   error          // returned by entries
 }
 
 func newTable(es ...entry) *fakeTable {
@@ -41,6 +42,13 @@ func (t *fakeTable) entries() ([]entry, error) {
 func (t *fakeTable) lookup(pid int) (entry, bool) {
 	e, ok := t.procs[pid]
 	return e, ok
+}
+
+func (t *fakeTable) environ(pid int) []byte {
+	if e, ok := t.env[pid]; ok {
+		return []byte(e)
+	}
+	return nil
 }
 
 // exit removes pid, as if it exited and was reaped.
@@ -142,7 +150,7 @@ func TestDescendants(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got, err := descendants(newTable(tt.table...), tt.root)
+			got, err := descendants(newTable(tt.table...), tt.root, "")
 			if err != nil {
 				t.Fatalf("descendants: %v", err)
 			}
@@ -155,7 +163,7 @@ func TestDescendants(t *testing.T) {
 
 func TestDescendantsRecordsStart(t *testing.T) {
 	tab := newTable(entry{pid: 10, ppid: 1, start: 5}, entry{pid: 11, ppid: 10, start: 77}, entry{pid: 12, ppid: 11})
-	got, err := descendants(tab, 10)
+	got, err := descendants(tab, 10, "")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -169,7 +177,7 @@ func TestDescendantsTableError(t *testing.T) {
 	boom := errors.New("boom")
 	tab := newTable()
 	tab.err = boom
-	if _, err := descendants(tab, 1); !errors.Is(err, boom) {
+	if _, err := descendants(tab, 1, ""); !errors.Is(err, boom) {
 		t.Errorf("err = %v, want %v", err, boom)
 	}
 }
@@ -259,7 +267,7 @@ func session() *fakeTable {
 
 func TestSnapshot(t *testing.T) {
 	t.Run("child first, then every descendant", func(t *testing.T) {
-		s := snapshot(session(), 10, 11)
+		s := snapshot(session(), 10, 11, "")
 		want := []Proc{{10, 100}, {11, 110}, {12, 120}, {13, 130}}
 		if !reflect.DeepEqual(s.Procs(), want) {
 			t.Errorf("Procs = %v, want %v", s.Procs(), want)
@@ -268,19 +276,19 @@ func TestSnapshot(t *testing.T) {
 	t.Run("zombie child is left out, its descendants are not", func(t *testing.T) {
 		tab := session()
 		tab.procs[10] = entry{pid: 10, ppid: 1, start: 100, zombie: true}
-		if got, want := pids(snapshot(tab, 10, 0).Procs()), []int{11, 12, 13}; !slices.Equal(got, want) {
+		if got, want := pids(snapshot(tab, 10, 0, "").Procs()), []int{11, 12, 13}; !slices.Equal(got, want) {
 			t.Errorf("Procs = %v, want %v", got, want)
 		}
 	})
 	t.Run("gone child", func(t *testing.T) {
-		if got := snapshot(newTable(), 10, 0).Procs(); len(got) != 0 {
+		if got := snapshot(newTable(), 10, 0, "").Procs(); len(got) != 0 {
 			t.Errorf("Procs = %v, want none", got)
 		}
 	})
 	t.Run("unreadable table keeps the child", func(t *testing.T) {
 		tab := session()
 		tab.err = errors.New("boom")
-		if got, want := snapshot(tab, 10, 0).Procs(), []Proc{{10, 100}}; !reflect.DeepEqual(got, want) {
+		if got, want := snapshot(tab, 10, 0, "").Procs(), []Proc{{10, 100}}; !reflect.DeepEqual(got, want) {
 			t.Errorf("Procs = %v, want %v", got, want)
 		}
 	})
@@ -314,7 +322,7 @@ func TestHangup(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			tab := session()
-			s := snapshot(tab, 10, tt.pgrp)
+			s := snapshot(tab, 10, tt.pgrp, "")
 			if tt.change != nil {
 				tt.change(tab)
 			}
@@ -436,7 +444,7 @@ func TestFinish(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			tab := session()
-			s := snapshot(tab, 10, 11)
+			s := snapshot(tab, 10, 11, "")
 			rec := &recorder{}
 			s.hangup(tab, rec.send)
 			rec.calls = nil
@@ -484,7 +492,7 @@ func TestFinishSharesOneGrace(t *testing.T) {
 		root := 1000 + 10*i
 		tab.procs[root] = entry{pid: root, ppid: 1, start: uint64(root)}
 		tab.procs[root+1] = entry{pid: root + 1, ppid: root, start: uint64(root + 1)}
-		sweeps = append(sweeps, snapshot(tab, root, root))
+		sweeps = append(sweeps, snapshot(tab, root, root, ""))
 	}
 	clk := &clock{}
 	rec := &recorder{effect: func(pid int, sig syscall.Signal) error {
@@ -506,7 +514,7 @@ func TestFinishNothing(t *testing.T) {
 	clk := &clock{}
 	rec := &recorder{}
 	finish(newTable(), rec.send, nil, Grace, clk.sleep)
-	finish(newTable(), rec.send, []*Sweep{snapshot(newTable(), 10, 0)}, Grace, clk.sleep)
+	finish(newTable(), rec.send, []*Sweep{snapshot(newTable(), 10, 0, "")}, Grace, clk.sleep)
 	if len(rec.calls) != 0 || clk.slept != 0 {
 		t.Errorf("empty sweeps: sent %v, slept %v", rec.calls, clk.slept)
 	}
@@ -519,3 +527,39 @@ func TestGrace(t *testing.T) {
 }
 
 func (c call) String() string { return fmt.Sprintf("%s->%d", c.sig, c.pid) }
+
+// Processes reparented to init before the kill (a double-forked daemon, a
+// `setsid cmd &` whose parent exited) carry the session's marker in their
+// environment; the snapshot finds them and what is below them, and nothing
+// whose environment merely resembles it.
+func TestSnapshotFindsMarkedOrphans(t *testing.T) {
+	const marker = "WR_SESSION_ID=ab12"
+	tab := newTable(
+		entry{pid: 10, ppid: 1, start: 100},  // the session's shell
+		entry{pid: 11, ppid: 10, start: 101}, // an ordinary child
+		entry{pid: 20, ppid: 1, start: 102},  // an orphaned daemon of the session
+		entry{pid: 21, ppid: 20, start: 103}, // its worker, whose environment was cleared
+		entry{pid: 30, ppid: 1, start: 104},  // another session's daemon: a longer id
+		entry{pid: 31, ppid: 1, start: 105},  // the marker as a value, not an entry
+		entry{pid: 40, ppid: 1, start: 106},  // marker first in its environment
+		entry{pid: 50, ppid: 1, start: 107, zombie: true},
+	)
+	tab.env = map[int]string{
+		10: "HOME=/h\x00" + marker + "\x00",
+		20: "A=1\x00" + marker + "\x00B=2\x00",
+		30: "A=1\x00" + marker + "cd\x00",
+		31: "X=" + marker + "\x00",
+		40: marker + "\x00PATH=/bin\x00",
+		50: marker + "\x00",
+	}
+	got := pids(snapshot(tab, 10, 0, marker).Procs())
+	slices.Sort(got)
+	if want := []int{10, 11, 20, 21, 40}; !slices.Equal(got, want) {
+		t.Fatalf("snapshot with marker = %v, want %v", got, want)
+	}
+	got = pids(snapshot(tab, 10, 0, "").Procs())
+	slices.Sort(got)
+	if want := []int{10, 11}; !slices.Equal(got, want) {
+		t.Fatalf("snapshot without marker = %v, want %v", got, want)
+	}
+}
