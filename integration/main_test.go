@@ -1,3 +1,5 @@
+//go:build linux
+
 // Package integration drives the built wr binary the way people do: each
 // client under its own PTY, each test with its own server and socket.
 package integration
