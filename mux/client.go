@@ -31,6 +31,13 @@ type client struct {
 	// Guarded by the session's mu.
 	cols, rows int
 
+	// Input side, guarded by inMu: the connection's reader and the lone-ESC
+	// timer both classify.
+	inMu     sync.Mutex
+	cls      *inputClassifier
+	escTimer *time.Timer
+	escGen   int
+
 	qmu     sync.Mutex
 	queue   []frame
 	queued  int  // bytes of Output in queue
@@ -43,7 +50,7 @@ type client struct {
 func newClient(id int, conn net.Conn, readOnly bool, cols, rows int) *client {
 	return &client{
 		id: id, conn: conn, readOnly: readOnly, since: time.Now(),
-		cols: cols, rows: rows,
+		cols: cols, rows: rows, cls: newInputClassifier(),
 		wake: make(chan struct{}, 1), done: make(chan struct{}),
 	}
 }

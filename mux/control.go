@@ -52,7 +52,7 @@ func (s *Server) handleSend(conn net.Conn, req wire.Send) {
 	if ss == nil {
 		return
 	}
-	if err := ss.input(nil, req.Data); err != nil {
+	if err := ss.writePTY(req.Data); err != nil {
 		s.replyErr(conn, wire.CodeNoSession, "%v", err)
 		return
 	}

@@ -291,18 +291,8 @@ func (ss *session) resize(c *client, cols, rows int) {
 	ss.mu.Unlock()
 }
 
-// input writes a client's bytes to the PTY. When the client acted (design
-// section 6), its size is applied first, so the application sees the new
-// size before the keystroke that claimed it.
-func (ss *session) input(c *client, b []byte) error {
-	if c != nil {
-		if c.readOnly {
-			return nil
-		}
-		ss.mu.Lock()
-		ss.sizeAct(c)
-		ss.mu.Unlock()
-	}
+// writePTY writes b to the PTY whole; inputs never interleave.
+func (ss *session) writePTY(b []byte) error {
 	ss.inputMu.Lock()
 	defer ss.inputMu.Unlock()
 	if err := ss.proc.WriteAll(b); err != nil {

@@ -1,0 +1,255 @@
+//go:build linux
+
+package integration
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"golang.org/x/sys/unix"
+)
+
+// ptySize reads the session's terminal size the way `stty size` inside it
+// would: from its PTY, found through the session command's stdin.
+func (e *env) ptySize(name string) (cols, rows int) {
+	e.t.Helper()
+	s, ok := e.session(name)
+	if !ok {
+		e.t.Fatalf("no session %s", name)
+	}
+	tty, err := os.Readlink(filepath.Join("/proc", fmt.Sprint(s.PID), "fd", "0"))
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	fd, err := unix.Open(tty, unix.O_RDONLY|unix.O_NOCTTY, 0)
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	defer unix.Close(fd)
+	ws, err := unix.IoctlGetWinsize(fd, unix.TIOCGWINSZ)
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	return int(ws.Col), int(ws.Row)
+}
+
+func (e *env) requireSize(name string, cols, rows int, after string) {
+	e.t.Helper()
+	if c, r := e.ptySize(name); c != cols || r != rows {
+		e.t.Fatalf("after %s the session is %dx%d, want %dx%d", after, c, r, cols, rows)
+	}
+}
+
+// visibleApp runs in the session and shows every byte it receives, in
+// caret notation, so a test sees what was forwarded and in what order.
+var visibleApp = []string{"sh", "-c", "stty raw -echo; echo READY; exec cat -v"}
+
+// twoClients starts A (80x24, attached first: the owner) and B (100x30) on
+// one session running visibleApp.
+func twoClients(t *testing.T) (*env, *term, *term) {
+	e := newEnv(t)
+	a := e.term(80, 24, append([]string{"attach", "s", "--"}, visibleApp...)...)
+	a.expect("READY")
+	b := e.term(100, 30, "attach", "s")
+	e.eventually("both clients to attach", func() bool {
+		s, _ := e.session("s")
+		return s.Clients == 2
+	})
+	e.requireSize("s", 80, 24, "B attached (attaching does not steal)")
+	return e, a, b
+}
+
+// Input that is not a person acting never moves the size. After each, a
+// wheel event from B (forwarded from anyone) marks the point the server has
+// reached in B's input, so the check is not racing the server.
+func TestNonActingInputKeepsSize(t *testing.T) {
+	cases := []struct {
+		name   string
+		send   []string // written one after another (a report split across writes)
+		reachs bool     // the app sees it (it is passive, or B answers)
+	}{
+		{"focus in", []string{"\x1b[I"}, false},
+		{"focus out", []string{"\x1b[O"}, false},
+		{"cursor position report", []string{"\x1b[12;40R"}, false},
+		{"DA1 answer split across two writes", []string{"\x1b[?62;", "22c"}, false},
+		{"kitty keyboard flags report", []string{"\x1b[?1u"}, false},
+		{"OSC colour answer", []string{"\x1b]11;rgb:0000/0000/0000\x1b\\"}, false},
+		{"mouse wheel", []string{"\x1b[<64;5;5M"}, true},
+		{"buttonless motion", []string{"\x1b[<35;6;6M"}, true},
+	}
+	e, a, b := twoClients(t)
+	for i, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			for j, part := range tc.send {
+				if j > 0 {
+					// Not synchronisation: a pause so the parts reach wr in
+					// two reads, and so two Input frames.
+					time.Sleep(50 * time.Millisecond)
+				}
+				b.send(part)
+			}
+			marker := fmt.Sprintf("\x1b[<65;%d;1M", 100+i)
+			b.send(marker)
+			a.expect(fmt.Sprintf("^[[<65;%d;1M", 100+i))
+			e.requireSize("s", 80, 24, tc.name+" from B")
+			out := string(a.output())
+			seen := strings.Contains(out, strings.ReplaceAll(strings.Join(tc.send, ""), "\x1b", "^["))
+			if seen != tc.reachs {
+				t.Errorf("%s from a client that does not answer: reached the app = %v, want %v", tc.name, seen, tc.reachs)
+			}
+		})
+	}
+}
+
+// A keystroke, a click and a bracketed paste each claim the size for the
+// client that made them, and the size is applied before the input arrives.
+func TestActingInputClaimsSize(t *testing.T) {
+	cases := []struct {
+		name, send, shows string
+	}{
+		{"keystroke", "k", "k"},
+		{"click", "\x1b[<0;3;3M", "^[[<0;3;3M"},
+		{"drag", "\x1b[<32;4;3M", "^[[<32;4;3M"},
+		{"bracketed paste", "\x1b[200~pasted\x1b[201~", "^[[200~pasted^[[201~"},
+	}
+	e, a, b := twoClients(t)
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			a.send("a") // A takes the size back
+			a.expect("a")
+			e.requireSize("s", 80, 24, "a keystroke from A")
+			b.send(tc.send)
+			a.expect(tc.shows)
+			e.requireSize("s", 100, 30, tc.name+" from B")
+			if s, _ := e.session("s"); s.Owner == nil || *s.Owner != s.Attached[1].ID {
+				t.Fatalf("owner %v, want B (%d)", s.Owner, s.Attached[1].ID)
+			}
+		})
+	}
+}
+
+// The application sees the claimer's size before its keystroke: a program
+// that prints the terminal size as it reads each byte shows the new size
+// for the byte that claimed it.
+func TestSizeAppliedBeforeInput(t *testing.T) {
+	e := newEnv(t)
+	app := `stty raw -echo; echo READY; while :; do c=$(dd bs=1 count=1 2>/dev/null); printf 'GOT %s SIZE %s\r\n' "$c" "$(stty size)"; done`
+	a := e.term(80, 24, "attach", "s", "--", "sh", "-c", app)
+	a.expect("READY")
+	b := e.term(100, 30, "attach", "s")
+	e.eventually("B to attach", func() bool { s, _ := e.session("s"); return s.Clients == 2 })
+	b.send("x")
+	a.expect("GOT x SIZE 30 100")
+	a.send("y")
+	a.expect("GOT y SIZE 24 80")
+}
+
+// When the owner detaches and exactly one client is left, its size
+// applies at once.
+func TestOwnerDetachSnapsToRemaining(t *testing.T) {
+	e, a, _ := twoClients(t)
+	a.send("\x1c")
+	if code := a.wait(); code != 0 {
+		t.Fatalf("detach exit %d", code)
+	}
+	e.eventually("the remaining client to own the size", func() bool {
+		c, r := e.ptySize("s")
+		return c == 100 && r == 30
+	})
+}
+
+// A terminal answer reaches the application once, however many clients'
+// terminals answer it: only the owner's answer goes through.
+func TestQueryAnsweredOnce(t *testing.T) {
+	e := newEnv(t)
+	out := filepath.Join(e.dir, "answers")
+	app := fmt.Sprintf(`stty raw -echo min 0 time 20; echo READY; read go; printf '\033[c'; cat > %s; echo COLLECTED`, out)
+	clients := []*term{e.term(80, 24, "attach", "q", "--", "sh", "-c", app)}
+	clients[0].expect("READY")
+	clients = append(clients, e.term(90, 25, "attach", "q"), e.term(100, 30, "attach", "q"))
+	e.eventually("three clients", func() bool { s, _ := e.session("q"); return s.Clients == 3 })
+	clients[0].send("\r") // the owner acts: the app sends its query now
+	for i, c := range clients {
+		c.expect("\x1b[c")
+		// Each terminal answers, as real ones do.
+		c.send(fmt.Sprintf("\x1b[?62;%dc", 20+i))
+	}
+	clients[0].expect("COLLECTED")
+	b, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := strings.Count(string(b), "\x1b[?62;"); got != 1 || !strings.Contains(string(b), "\x1b[?62;20c") {
+		t.Fatalf("the application got %q: want exactly one answer, the owner's", b)
+	}
+}
+
+// A read-only client sees everything, its input is dropped, it never owns
+// the size, and its detach key still works.
+func TestReadOnlyClient(t *testing.T) {
+	e := newEnv(t)
+	a := e.term(80, 24, append([]string{"attach", "s", "--"}, visibleApp...)...)
+	a.expect("READY")
+	ro := e.term(120, 40, "attach", "-r", "s")
+	e.eventually("the read-only client to attach", func() bool { s, _ := e.session("s"); return s.Clients == 2 })
+	ro.send("ignored")
+	a.send("typed")
+	ro.expect("typed") // the watcher sees the session's output
+	if strings.Contains(string(a.output()), "ignored") {
+		t.Fatal("a read-only client's input reached the application")
+	}
+	e.requireSize("s", 80, 24, "read-only input")
+	s, _ := e.session("s")
+	if !s.Attached[1].ReadOnly || s.Attached[1].Cols != 120 {
+		t.Fatalf("ls shows %+v", s.Attached)
+	}
+	// With the owner gone, the read-only client is the one left: it still
+	// does not own.
+	a.send("\x1c")
+	a.wait()
+	e.eventually("the owner to leave", func() bool { s, _ := e.session("s"); return s.Clients == 1 })
+	if s, _ := e.session("s"); s.Owner != nil {
+		t.Fatalf("a read-only client owns the size: %+v", s)
+	}
+	e.requireSize("s", 80, 24, "the owner left a read-only client")
+	ro.send("\x1c")
+	if code := ro.wait(); code != 0 {
+		t.Fatalf("read-only detach exit %d", code)
+	}
+}
+
+// Every client sees the same output, and input from any client reaches the
+// application.
+func TestManyClientsShareOutput(t *testing.T) {
+	e := newEnv(t)
+	first := e.term(80, 24, append([]string{"attach", "m", "--"}, visibleApp...)...)
+	first.expect("READY")
+	clients := []*term{first}
+	for i := 0; i < 3; i++ {
+		clients = append(clients, e.term(70+i, 20+i, "attach", "m"))
+	}
+	e.eventually("four clients", func() bool { s, _ := e.session("m"); return s.Clients == 4 })
+	for i, c := range clients {
+		c.send(fmt.Sprintf("<from %d>", i))
+		for _, other := range clients {
+			other.expect(fmt.Sprintf("<from %d>", i))
+		}
+	}
+	s, _ := e.session("m")
+	owner := -1
+	for i, a := range s.Attached {
+		if s.Owner != nil && a.ID == *s.Owner {
+			owner = i
+		}
+	}
+	if len(s.Attached) != 4 || owner < 0 || s.Attached[owner].Cols != 72 {
+		t.Fatalf("ls --json: %+v (the last client to type, 72x22, owns the size)", s)
+	}
+	if c, r := e.ptySize("m"); c != 72 || r != 22 {
+		t.Fatalf("size %dx%d, want the last typer's 72x22", c, r)
+	}
+}

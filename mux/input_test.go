@@ -1,0 +1,294 @@
+package mux
+
+import (
+	"bytes"
+	"fmt"
+	"strings"
+	"testing"
+)
+
+// run is one expected classified run.
+type run struct {
+	kind inputKind
+	b    string
+}
+
+func act(s string) run     { return run{inputAct, s} }
+func report(s string) run  { return run{inputReport, s} }
+func passive(s string) run { return run{inputPassive, s} }
+
+// runs accumulates classified runs, merging neighbours of one kind.
+type runs []run
+
+func (rs *runs) add(out []byte, segs []segment) {
+	for _, s := range segs {
+		b := string(out[s.start:s.end])
+		if n := len(*rs); n > 0 && (*rs)[n-1].kind == s.kind {
+			(*rs)[n-1].b += b
+			continue
+		}
+		*rs = append(*rs, run{s.kind, b})
+	}
+}
+
+func formatRuns(rs []run) string {
+	var b strings.Builder
+	for _, r := range rs {
+		fmt.Fprintf(&b, "%s(%q) ", r.kind, r.b)
+	}
+	return b.String()
+}
+
+var classifyCases = []struct {
+	name string
+	in   string
+	want []run
+}{
+	// Keys in every encoding act.
+	{"printable", "hello", []run{act("hello")}},
+	{"enter", "\r", []run{act("\r")}},
+	{"ctrl-c", "\x03", []run{act("\x03")}},
+	{"delete", "\x7f", []run{act("\x7f")}},
+	{"utf-8", "é日本🙂", []run{act("é日本🙂")}},
+	{"lone escape", "\x1b", []run{act("\x1b")}},
+	{"alt-x", "\x1bx", []run{act("\x1bx")}},
+	{"arrow", "\x1b[A", []run{act("\x1b[A")}},
+	{"ctrl-up", "\x1b[1;5A", []run{act("\x1b[1;5A")}},
+	{"ss3 F1", "\x1bOP", []run{act("\x1bOP")}},
+	{"F5 tilde", "\x1b[15~", []run{act("\x1b[15~")}},
+	{"modifyOtherKeys", "\x1b[27;5;9~", []run{act("\x1b[27;5;9~")}},
+	{"kitty key event", "\x1b[97;5u", []run{act("\x1b[97;5u")}},
+	{"kitty key no mods", "\x1b[13u", []run{act("\x1b[13u")}},
+	{"8-bit CSI key", "\x9bA", []run{act("\x9bA")}},
+
+	// Terminal answers and focus reports never act.
+	{"focus in", "\x1b[I", []run{report("\x1b[I")}},
+	{"focus out", "\x1b[O", []run{report("\x1b[O")}},
+	{"CPR", "\x1b[12;40R", []run{report("\x1b[12;40R")}},
+	{"DECXCPR", "\x1b[?12;40;1R", []run{report("\x1b[?12;40;1R")}},
+	{"DSR ok", "\x1b[0n", []run{report("\x1b[0n")}},
+	{"DSR malfunction", "\x1b[3n", []run{report("\x1b[3n")}},
+	{"theme report", "\x1b[?997;1n", []run{report("\x1b[?997;1n")}},
+	{"DECRPM private", "\x1b[?2004;1$y", []run{report("\x1b[?2004;1$y")}},
+	{"DECRPM ansi", "\x1b[4;2$y", []run{report("\x1b[4;2$y")}},
+	{"DA1", "\x1b[?62;22c", []run{report("\x1b[?62;22c")}},
+	{"DA2", "\x1b[>1;10;0c", []run{report("\x1b[>1;10;0c")}},
+	{"DA3 ST", "\x1bP!|00000000\x1b\\", []run{report("\x1bP!|00000000\x1b\\")}},
+	{"XTVERSION", "\x1bP>|xterm(390)\x1b\\", []run{report("\x1bP>|xterm(390)\x1b\\")}},
+	{"XTGETTCAP", "\x1bP1+r544e=787465726d\x1b\\", []run{report("\x1bP1+r544e=787465726d\x1b\\")}},
+	{"window size chars", "\x1b[8;24;80t", []run{report("\x1b[8;24;80t")}},
+	{"window size pixels", "\x1b[4;600;800t", []run{report("\x1b[4;600;800t")}},
+	{"kitty flags report", "\x1b[?1u", []run{report("\x1b[?1u")}},
+	{"OSC 11 ST", "\x1b]11;rgb:0000/0000/0000\x1b\\", []run{report("\x1b]11;rgb:0000/0000/0000\x1b\\")}},
+	{"OSC 10 BEL", "\x1b]10;rgb:ffff/ffff/ffff\a", []run{report("\x1b]10;rgb:ffff/ffff/ffff\a")}},
+	{"OSC 4", "\x1b]4;1;rgb:cdcd/0000/0000\x1b\\", []run{report("\x1b]4;1;rgb:cdcd/0000/0000\x1b\\")}},
+	{"OSC 12", "\x1b]12;rgb:ffff/0000/0000\a", []run{report("\x1b]12;rgb:ffff/0000/0000\a")}},
+	{"OSC 52", "\x1b]52;c;aGVsbG8=\a", []run{report("\x1b]52;c;aGVsbG8=\a")}},
+	{"OSC with UTF-8", "\x1b]2;héllo\a", []run{report("\x1b]2;héllo\a")}},
+	{"APC", "\x1b_Gi=1;OK\x1b\\", []run{report("\x1b_Gi=1;OK\x1b\\")}},
+	{"PM", "\x1b^hi\x1b\\", []run{report("\x1b^hi\x1b\\")}},
+	{"SOS", "\x1bXhi\x1b\\", []run{report("\x1bXhi\x1b\\")}},
+	{"8-bit CPR", "\x9b12;40R", []run{report("\x9b12;40R")}},
+	{"8-bit OSC ST", "\x9d11;rgb:0/0/0\x9c", []run{report("\x9d11;rgb:0/0/0\x9c")}},
+	{"8-bit DCS", "\x90>|xterm\x9c", []run{report("\x90>|xterm\x9c")}},
+
+	// Mouse: clicks and drags act; the wheel and buttonless motion do not.
+	{"sgr press", "\x1b[<0;10;5M", []run{act("\x1b[<0;10;5M")}},
+	{"sgr release", "\x1b[<0;10;5m", []run{act("\x1b[<0;10;5m")}},
+	{"sgr right press", "\x1b[<2;10;5M", []run{act("\x1b[<2;10;5M")}},
+	{"sgr drag", "\x1b[<32;11;5M", []run{act("\x1b[<32;11;5M")}},
+	{"sgr motion", "\x1b[<35;11;5M", []run{passive("\x1b[<35;11;5M")}},
+	{"sgr wheel up", "\x1b[<64;10;5M", []run{passive("\x1b[<64;10;5M")}},
+	{"sgr wheel down", "\x1b[<65;10;5M", []run{passive("\x1b[<65;10;5M")}},
+	{"sgr ctrl-wheel", "\x1b[<80;10;5M", []run{passive("\x1b[<80;10;5M")}},
+	{"sgr button 8", "\x1b[<128;10;5M", []run{act("\x1b[<128;10;5M")}},
+	{"x10 press", "\x1b[M !!", []run{act("\x1b[M !!")}},
+	{"x10 release", "\x1b[M#!!", []run{act("\x1b[M#!!")}},
+	{"x10 wheel", "\x1b[M`!!", []run{passive("\x1b[M`!!")}},
+	{"x10 motion", "\x1b[MC!!", []run{passive("\x1b[MC!!")}},
+	{"x10 drag", "\x1b[M@!!", []run{act("\x1b[M@!!")}},
+	{"x10 high coordinates", "\x1b[M`\xff\x9b", []run{passive("\x1b[M`\xff\x9b")}},
+	{"urxvt wheel", "\x1b[96;10;5M", []run{passive("\x1b[96;10;5M")}},
+	{"urxvt motion", "\x1b[67;10;5M", []run{passive("\x1b[67;10;5M")}},
+	{"urxvt press", "\x1b[32;10;5M", []run{act("\x1b[32;10;5M")}},
+
+	// A bracketed paste is the person's, whatever it contains.
+	{"paste", "\x1b[200~ls\x1b[I\x1b[12;1R\x1b]11;x\a\x1b[201~", []run{act("\x1b[200~ls\x1b[I\x1b[12;1R\x1b]11;x\a\x1b[201~")}},
+	{"paste then focus", "\x1b[200~x\x1b[201~\x1b[I", []run{act("\x1b[200~x\x1b[201~"), report("\x1b[I")}},
+	{"paste with partial end", "\x1b[200~\x1b[20\x1b[201~", []run{act("\x1b[200~\x1b[20\x1b[201~")}},
+
+	// Mixtures keep their order.
+	{"key focus key", "a\x1b[Ib", []run{act("a"), report("\x1b[I"), act("b")}},
+	{"escape then report", "\x1b\x1b[I", []run{act("\x1b"), report("\x1b[I")}},
+	{"report then escape", "\x1b[I\x1b", []run{report("\x1b[I"), act("\x1b")}},
+	{"osc then key", "\x1b]11;x\x1b\\q", []run{report("\x1b]11;x\x1b\\"), act("q")}},
+	{"osc ended by a new sequence", "\x1b]11;x\x1b[I", []run{report("\x1b]11;x\x1b[I")}},
+	{"wheel between keys", "a\x1b[<64;1;1Mb", []run{act("a"), passive("\x1b[<64;1;1M"), act("b")}},
+	{"two reports", "\x1b[?62c\x1b[0n", []run{report("\x1b[?62c\x1b[0n")}},
+
+	// Broken sequences are the person's.
+	{"control inside CSI", "\x1b[1\n", []run{act("\x1b[1\n")}},
+	{"cancelled CSI", "\x1b[1\x18", []run{act("\x1b[1\x18")}},
+	{"escape cuts a CSI", "\x1b[12\x1b[I", []run{act("\x1b[12"), report("\x1b[I")}},
+
+	// Caps: past them a sequence is abandoned as ordinary input, never
+	// truncated into a report.
+	{"CSI at the cap", "\x1b[" + strings.Repeat("1", maxCSIPending-2) + ";1R", []run{report("\x1b[" + strings.Repeat("1", maxCSIPending-2) + ";1R")}},
+	{"CSI past the cap", "\x1b[" + strings.Repeat("1", maxCSIPending+5) + "R", []run{act("\x1b[" + strings.Repeat("1", maxCSIPending+5) + "R")}},
+	{"padded focus", "\x1b[" + strings.Repeat(";", 200) + "I", []run{act("\x1b[" + strings.Repeat(";", 200) + "I")}},
+	{"OSC past the cap", "\x1b]11;" + strings.Repeat("x", maxStringPending) + "\a", []run{act("\x1b]11;" + strings.Repeat("x", maxStringPending) + "\a")}},
+}
+
+// TestClassify replays every case at every split point: a report split over
+// two frames must read exactly as if it had arrived whole.
+func TestClassify(t *testing.T) {
+	for _, tc := range classifyCases {
+		t.Run(tc.name, func(t *testing.T) {
+			in := []byte(tc.in)
+			step := 1
+			if len(in) > 300 {
+				step = len(in) / 97 // the long cap cases: a sample of splits
+			}
+			for i := 0; i <= len(in); i += step {
+				c := newInputClassifier()
+				var got runs
+				got.add(c.classify(in[:i], false))
+				got.add(c.classify(in[i:], false))
+				got.add(c.resolveESC())
+				if formatRuns(got) != formatRuns(tc.want) {
+					t.Fatalf("split at %d:\n got %s\nwant %s", i, formatRuns(got), formatRuns(tc.want))
+				}
+			}
+		})
+	}
+}
+
+// TestClassifyByteAtATime feeds every case one byte per frame.
+func TestClassifyByteAtATime(t *testing.T) {
+	for _, tc := range classifyCases {
+		if len(tc.in) > 300 {
+			continue
+		}
+		t.Run(tc.name, func(t *testing.T) {
+			c := newInputClassifier()
+			var got runs
+			for i := range len(tc.in) {
+				got.add(c.classify([]byte(tc.in[i:i+1]), false))
+			}
+			got.add(c.resolveESC())
+			if formatRuns(got) != formatRuns(tc.want) {
+				t.Fatalf("\n got %s\nwant %s", formatRuns(got), formatRuns(tc.want))
+			}
+		})
+	}
+}
+
+// A lone ESC is held, not lost: the next byte resolves it.
+func TestLoneEscapeHeld(t *testing.T) {
+	c := newInputClassifier()
+	out, segs := c.classify([]byte("\x1b"), false)
+	if len(segs) != 0 || len(out) != 0 || !c.loneESC() {
+		t.Fatalf("a lone ESC at the end of a frame should be held; got %q %v", out, segs)
+	}
+	var got runs
+	got.add(c.classify([]byte("[I"), false))
+	if formatRuns(got) != formatRuns([]run{report("\x1b[I")}) {
+		t.Fatalf("ESC then [I = %s", formatRuns(got))
+	}
+	if c.loneESC() {
+		t.Fatal("nothing should be held after a complete report")
+	}
+}
+
+// The owner's input is never held back: passthrough forwards every byte of
+// each frame at once, and a later non-owner frame continues in context
+// without repeating what was already forwarded.
+func TestPassthroughForwardsAtOnce(t *testing.T) {
+	c := newInputClassifier()
+	out, _ := c.classify([]byte("a\x1b"), true)
+	if string(out) != "a\x1b" {
+		t.Fatalf("owner frame forwarded %q, want all of it", out)
+	}
+	out, _ = c.classify([]byte("[?62c"), false)
+	var got runs
+	got.add(out, nil)
+	_, segs := c.classify(nil, false)
+	if len(segs) != 0 {
+		t.Fatal("unexpected output")
+	}
+	// The tail of the report arrives as a non-owner: only the new bytes go
+	// out, as a report.
+	c2 := newInputClassifier()
+	c2.classify([]byte("\x1b[?6"), true)
+	var tail runs
+	tail.add(c2.classify([]byte("2c"), false))
+	if formatRuns(tail) != formatRuns([]run{report("2c")}) {
+		t.Fatalf("tail after passthrough = %s", formatRuns(tail))
+	}
+	// And a non-owner's held head goes out first when it becomes the owner.
+	c3 := newInputClassifier()
+	if o, _ := c3.classify([]byte("\x1b[1;"), false); len(o) != 0 {
+		t.Fatalf("held head forwarded early: %q", o)
+	}
+	if o, _ := c3.classify([]byte("5A"), true); string(o) != "\x1b[1;5A" {
+		t.Fatalf("new owner forwarded %q", o)
+	}
+}
+
+// FuzzClassify: never panics; what is forwarded, in order, followed by what
+// is still held, is exactly the input (so forwarded bytes are a subsequence
+// of it); and the held sequence never grows past its cap.
+func FuzzClassify(f *testing.F) {
+	for _, tc := range classifyCases {
+		if len(tc.in) < 300 {
+			f.Add([]byte(tc.in), uint8(3), uint8(0))
+		}
+	}
+	f.Add([]byte("\x1b[200~\x1b[201"), uint8(1), uint8(1))
+	f.Fuzz(func(t *testing.T, in []byte, chunk uint8, owner uint8) {
+		c := newInputClassifier()
+		size := int(chunk%16) + 1
+		var forwarded []byte
+		for i, n := 0, 0; i < len(in); i, n = i+size, n+1 {
+			end := min(i+size, len(in))
+			out, segs := c.classify(in[i:end], owner>>(n%8)&1 == 1)
+			for _, s := range segs {
+				if s.start > s.end || s.end > len(out) || s.kind == 0 {
+					t.Fatalf("bad segment %+v of %d bytes", s, len(out))
+				}
+				forwarded = append(forwarded, out[s.start:s.end]...)
+			}
+			if len(c.seq) > maxStringPending+2 {
+				t.Fatalf("held %d bytes, past the cap", len(c.seq))
+			}
+		}
+		out, segs := c.resolveESC()
+		for _, s := range segs {
+			forwarded = append(forwarded, out[s.start:s.end]...)
+		}
+		held := c.seq[c.seqSent:]
+		if !bytes.Equal(append(forwarded, held...), in) {
+			t.Fatalf("forwarded %q + held %q != input %q", forwarded, held, in)
+		}
+	})
+}
+
+func BenchmarkClassifyTyping(b *testing.B) {
+	c := newInputClassifier()
+	in := []byte("ls -la /usr/local/bin | grep wr\r")
+	b.SetBytes(int64(len(in)))
+	b.ReportAllocs()
+	for b.Loop() {
+		c.classify(in, false)
+	}
+}
+
+func BenchmarkClassifyOwner(b *testing.B) {
+	c := newInputClassifier()
+	in := []byte("ls -la /usr/local/bin | grep wr\r")
+	b.SetBytes(int64(len(in)))
+	b.ReportAllocs()
+	for b.Loop() {
+		c.classify(in, true)
+	}
+}
