@@ -310,7 +310,7 @@ func sendCommand() *cli.Command {
 	return &cli.Command{
 		Name:      "send",
 		Usage:     "write TEXT to a session as if typed",
-		ArgsUsage: "NAME TEXT...",
+		ArgsUsage: "NAME [--enter] TEXT...",
 		Flags:     []cli.Flag{&cli.BoolFlag{Name: "enter", Usage: "press Enter after the text"}},
 		Action: func(c *cli.Context) error {
 			args := c.Args().Slice()
@@ -321,8 +321,24 @@ func sendCommand() *cli.Command {
 			if err := wire.CheckName(name); err != nil {
 				return &usageError{nameError(err)}
 			}
-			text := strings.Join(args[1:], " ")
-			if c.Bool("enter") {
+			// The design's order is `wr send NAME --enter TEXT`, and the flag
+			// parser stops at NAME: take --enter from among the words too,
+			// up to a "--" after which everything is text.
+			enter := c.Bool("enter")
+			var words []string
+			for i, a := range args[1:] {
+				if a == "--" {
+					words = append(words, args[i+2:]...)
+					break
+				}
+				if a == "--enter" || a == "-enter" {
+					enter = true
+					continue
+				}
+				words = append(words, a)
+			}
+			text := strings.Join(words, " ")
+			if enter {
 				text += "\r"
 			}
 			if text == "" {

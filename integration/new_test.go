@@ -56,3 +56,24 @@ func TestAttachExistingIgnoresCommand(t *testing.T) {
 		t.Fatalf("exit %d, want 6", code)
 	}
 }
+
+// wr send types into a session without taking its size.
+func TestSend(t *testing.T) {
+	e := newEnv(t)
+	tm := e.term(80, 24, "attach", "s")
+	tm.expect(prompt)
+	e.mustWr("send", "s", "--enter", "echo", "SENT-$((2+3))")
+	tm.expect("SENT-5")
+	e.mustWr("send", "s", "echo AGAIN-$((3+3))")
+	e.mustWr("send", "--enter", "s")
+	tm.expect("AGAIN-6")
+	e.mustWr("send", "s", "--", "--enter")
+	e.mustWr("send", "s", "--enter")
+	tm.expect("--enter: not found")
+	if r := e.wr("send", "ghost", "x"); r.code != 1 || !strings.Contains(r.stderr, "no session named ghost") {
+		t.Fatalf("send to a missing session = %+v", r)
+	}
+	if r := e.wr("send", "s"); r.code != 2 {
+		t.Fatalf("send with no text = %+v, want 2", r)
+	}
+}
