@@ -78,6 +78,15 @@ func Run(opts Options) int {
 	r := newRelay(conn, opts, isTerm)
 	out := r.run()
 	r.stop()
+	if isTerm {
+		// Turn off what the session left on (alternate screen, mouse and
+		// paste modes, a hidden cursor...) before the terminal goes back.
+		r.termMu.Lock()
+		if b := r.term.reset(); len(b) > 0 {
+			_, _ = opts.Stdout.Write(b)
+		}
+		r.termMu.Unlock()
+	}
 	restore()
 
 	switch {
@@ -131,6 +140,9 @@ type relay struct {
 	quit   chan struct{}
 	wg     sync.WaitGroup
 	sigs   chan os.Signal
+
+	termMu sync.Mutex
+	term   *termState // what the session turned on in this terminal
 }
 
 func newRelay(conn *Conn, opts Options, isTerm bool) *relay {
@@ -140,6 +152,7 @@ func newRelay(conn *Conn, opts Options, isTerm bool) *relay {
 		result: make(chan outcome, 4),
 		quit:   make(chan struct{}),
 		sigs:   make(chan os.Signal, 8),
+		term:   newTermState(),
 	}
 }
 
@@ -260,6 +273,11 @@ func (r *relay) readServer() {
 		}
 		switch f.Type {
 		case wire.TypeOutput:
+			if r.isTerm {
+				r.termMu.Lock()
+				r.term.observe(f.Payload)
+				r.termMu.Unlock()
+			}
 			if _, err := r.opts.Stdout.Write(f.Payload); err != nil {
 				r.finish(outcome{code: 1, err: fmt.Errorf("write to the terminal: %w", err)})
 				return
