@@ -11,6 +11,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"runtime/pprof"
 	"strings"
 	"text/tabwriter"
 	"time"
@@ -41,7 +42,31 @@ type usageError struct{ err error }
 func (e *usageError) Error() string { return e.err.Error() }
 
 func main() {
-	os.Exit(run(os.Args))
+	stop := startProfile()
+	code := run(os.Args)
+	stop()
+	os.Exit(code)
+}
+
+// startProfile writes a CPU profile of this process to
+// $WR_CPUPROFILE.<pid> when that is set: the way to profile the server and
+// the client under a real workload (the benchmarks run them as separate
+// processes, out of reach of go test -cpuprofile).
+func startProfile() func() {
+	path := os.Getenv("WR_CPUPROFILE")
+	if path == "" {
+		return func() {}
+	}
+	f, err := os.Create(fmt.Sprintf("%s.%d", path, os.Getpid()))
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "wr: WR_CPUPROFILE: %v\n", err)
+		return func() {}
+	}
+	if err := pprof.StartCPUProfile(f); err != nil {
+		f.Close()
+		return func() {}
+	}
+	return func() { pprof.StopCPUProfile(); f.Close() }
 }
 
 func run(args []string) int {

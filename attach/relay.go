@@ -261,8 +261,9 @@ func (r *relay) writeLoop() {
 // readServer writes the session's output to the terminal until Exited.
 func (r *relay) readServer() {
 	defer r.wg.Done()
+	fr := wire.NewReader(r.conn.c)
 	for {
-		f, err := wire.ReadFrame(r.conn.c)
+		f, err := fr.ReadFrame()
 		if err != nil {
 			select {
 			case <-r.quit:

@@ -59,6 +59,9 @@ func newEnv(t testing.TB) *env {
 		// A -race binary otherwise sleeps a second at every exit.
 		"GORACE=atexit_sleep_ms=0",
 	}
+	if p := os.Getenv("WR_CPUPROFILE"); p != "" {
+		e.vars = append(e.vars, "WR_CPUPROFILE="+p) // profile the wr processes too
+	}
 	t.Cleanup(func() {
 		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 		defer cancel()

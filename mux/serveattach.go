@@ -79,8 +79,9 @@ func (s *Server) serveAttach(conn *net.UnixConn, req wire.Attach) {
 // readClient handles frames from an attached client until it detaches or
 // its connection fails.
 func (s *Server) readClient(ss *session, c *client) {
+	fr := wire.NewReader(c.conn)
 	for {
-		f, err := wire.ReadFrame(c.conn)
+		f, err := fr.ReadFrame()
 		if err != nil {
 			if errors.Is(err, wire.ErrFrameTooLarge) {
 				s.logf("client %d of %s: %v", c.id, ss.name, err)

@@ -1,0 +1,556 @@
+//go:build linux
+
+package integration
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/creack/pty"
+)
+
+// The side-by-side benchmarks of issue 5: every workload runs on wr and, in
+// the same run, on a raw PTY and on dtach, tmux and screen where they are
+// installed. Each reports its own figures and wr's ratio against the
+// others; absolute numbers vary with the machine, the ratios are what count.
+//
+//	go test -run '^$' -bench . ./integration
+
+// sink is a client under a PTY whose output is counted and scanned for a
+// marker but not kept, so 32 MiB of output costs nothing to watch.
+type sink struct {
+	cmd  *exec.Cmd
+	pty  *os.File
+	n    atomic.Int64
+	mu   sync.Mutex
+	want []byte
+	hit  chan struct{}
+	tail []byte
+	last atomic.Int32 // the last byte read, for the echo benchmark
+	read chan struct{}
+}
+
+func startSink(tb testing.TB, vars []string, cols, rows int, argv ...string) *sink {
+	tb.Helper()
+	cmd := exec.Command(argv[0], argv[1:]...)
+	cmd.Env = vars
+	f, err := pty.StartWithSize(cmd, &pty.Winsize{Cols: uint16(cols), Rows: uint16(rows)})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	s := &sink{cmd: cmd, pty: f, read: make(chan struct{}, 1)}
+	go s.loop()
+	tb.Cleanup(func() {
+		// SIGTERM first: a client leaves cleanly (and writes its profile).
+		_ = cmd.Process.Signal(syscall.SIGTERM)
+		done := make(chan struct{})
+		go func() { _ = cmd.Wait(); close(done) }()
+		select {
+		case <-done:
+		case <-time.After(2 * time.Second):
+			_ = cmd.Process.Kill()
+			<-done
+		}
+		f.Close()
+	})
+	return s
+}
+
+func (s *sink) loop() {
+	buf := make([]byte, 128<<10)
+	for {
+		n, err := s.pty.Read(buf)
+		if n > 0 {
+			s.n.Add(int64(n))
+			s.last.Store(int32(buf[n-1]))
+			s.mu.Lock()
+			if s.want != nil {
+				s.tail = append(s.tail, buf[:n]...)
+				if bytes.Contains(s.tail, s.want) {
+					close(s.hit)
+					s.want = nil
+				} else if k := len(s.want); len(s.tail) > k {
+					s.tail = append(s.tail[:0], s.tail[len(s.tail)-k:]...)
+				}
+			}
+			s.mu.Unlock()
+			select {
+			case s.read <- struct{}{}:
+			default:
+			}
+		}
+		if err != nil {
+			return
+		}
+	}
+}
+
+// watch arms the sink for marker; the returned channel closes when it shows.
+func (s *sink) watch(marker string) <-chan struct{} {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.want, s.tail, s.hit = []byte(marker), s.tail[:0], make(chan struct{})
+	return s.hit
+}
+
+func (s *sink) send(tb testing.TB, b string) {
+	if _, err := s.pty.Write([]byte(b)); err != nil {
+		tb.Fatal(err)
+	}
+}
+
+func waitFor(tb testing.TB, ch <-chan struct{}, what string) {
+	tb.Helper()
+	select {
+	case <-ch:
+	case <-time.After(2 * time.Minute):
+		tb.Fatalf("timed out waiting for %s", what)
+	}
+}
+
+// holder is one terminal session holder under comparison.
+type holder interface {
+	name() string
+	// create starts a detached session running script under sh -c.
+	create(tb testing.TB, script string)
+	// attach starts one client of the session under its own PTY.
+	attach(tb testing.TB, cols, rows int) *sink
+	// attached waits until n clients are attached, as well as it can tell.
+	attached(tb testing.TB, n int)
+	// pids are the processes that hold the sessions (for memory).
+	pids(tb testing.TB) []int
+}
+
+// holders returns wr, a raw PTY and every installed comparison.
+func holders(tb testing.TB) []holder {
+	hs := []holder{&wrHolder{}, &rawHolder{}}
+	for _, name := range []string{"dtach", "tmux", "screen"} {
+		if _, err := exec.LookPath(name); err != nil {
+			tb.Logf("%s is not installed: its comparison is skipped", name)
+			continue
+		}
+		switch name {
+		case "dtach":
+			hs = append(hs, &dtachHolder{})
+		case "tmux":
+			hs = append(hs, &tmuxHolder{})
+		case "screen":
+			hs = append(hs, &screenHolder{})
+		}
+	}
+	return hs
+}
+
+// benchDir is a short, private directory for one holder's sockets.
+func benchDir(tb testing.TB) string {
+	tb.Helper()
+	d, err := os.MkdirTemp(suiteRoot, "b")
+	if err != nil {
+		tb.Fatal(err)
+	}
+	if err := os.Chmod(d, 0o700); err != nil {
+		tb.Fatal(err)
+	}
+	return d
+}
+
+func baseVars(dir string) []string {
+	return []string{"PATH=" + os.Getenv("PATH"), "HOME=" + dir, "TERM=xterm-256color", "LANG=C", "SHELL=/bin/sh", "WR_BENCH=" + dir}
+}
+
+// wr.
+type wrHolder struct{ e *env }
+
+func (h *wrHolder) name() string { return "wr" }
+func (h *wrHolder) create(tb testing.TB, script string) {
+	if h.e == nil {
+		h.e = newEnv(tb)
+	}
+	n := len(h.e.ls())
+	h.e.mustWr("new", "-d", fmt.Sprint("s", n), "--", "sh", "-c", script)
+}
+func (h *wrHolder) attach(tb testing.TB, cols, rows int) *sink {
+	return startSink(tb, h.e.vars, cols, rows, wrBin, "attach", "s0")
+}
+func (h *wrHolder) attached(tb testing.TB, n int) {
+	h.e.eventually("clients to attach", func() bool { s, _ := h.e.session("s0"); return s.Clients == n })
+}
+func (h *wrHolder) pids(tb testing.TB) []int { return []int{h.e.serverPID()} }
+
+// A raw PTY: the program itself under the client's PTY, no holder at all.
+type rawHolder struct{ script string }
+
+func (h *rawHolder) name() string                        { return "raw" }
+func (h *rawHolder) create(tb testing.TB, script string) { h.script = script }
+func (h *rawHolder) attached(tb testing.TB, n int)       {}
+func (h *rawHolder) pids(tb testing.TB) []int            { return nil }
+func (h *rawHolder) attach(tb testing.TB, cols, rows int) *sink {
+	d := benchDir(tb)
+	return startSink(tb, baseVars(d), cols, rows, "sh", "-c", h.script)
+}
+
+// dtach: one process per session, no screen state.
+type dtachHolder struct {
+	dir   string
+	socks []string
+}
+
+func (h *dtachHolder) name() string { return "dtach" }
+func (h *dtachHolder) create(tb testing.TB, script string) {
+	if h.dir == "" {
+		h.dir = benchDir(tb)
+		tb.Cleanup(func() { killProcesses(h.dir) })
+	}
+	sock := filepath.Join(h.dir, fmt.Sprint("d", len(h.socks)))
+	cmd := exec.Command("dtach", "-n", sock, "-z", "sh", "-c", script)
+	cmd.Env = baseVars(h.dir)
+	if out, err := cmd.CombinedOutput(); err != nil {
+		tb.Fatalf("dtach -n: %v %s", err, out)
+	}
+	h.socks = append(h.socks, sock)
+}
+func (h *dtachHolder) attach(tb testing.TB, cols, rows int) *sink {
+	return startSink(tb, baseVars(h.dir), cols, rows, "dtach", "-a", h.socks[0], "-E", "-z", "-r", "none")
+}
+func (h *dtachHolder) attached(tb testing.TB, n int) { settle() }
+func (h *dtachHolder) pids(tb testing.TB) []int      { return pidsMentioning(h.dir, "dtach") }
+
+// tmux: one server for all sessions.
+type tmuxHolder struct {
+	dir, sock string
+	n         int
+}
+
+func (h *tmuxHolder) name() string { return "tmux" }
+func (h *tmuxHolder) tmux(tb testing.TB, args ...string) string {
+	cmd := exec.Command("tmux", append([]string{"-S", h.sock, "-f", "/dev/null"}, args...)...)
+	cmd.Env = baseVars(h.dir)
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		tb.Fatalf("tmux %v: %v %s", args, err, out)
+	}
+	return string(out)
+}
+func (h *tmuxHolder) create(tb testing.TB, script string) {
+	if h.dir == "" {
+		h.dir = benchDir(tb)
+		h.sock = filepath.Join(h.dir, "t")
+		tb.Cleanup(func() {
+			_ = exec.Command("tmux", "-S", h.sock, "kill-server").Run()
+			killProcesses(h.dir)
+		})
+	}
+	h.tmux(tb, "new-session", "-d", "-s", fmt.Sprint("s", h.n), "-x", "80", "-y", "24", "sh", "-c", script)
+	h.n++
+}
+func (h *tmuxHolder) attach(tb testing.TB, cols, rows int) *sink {
+	return startSink(tb, baseVars(h.dir), cols, rows, "tmux", "-S", h.sock, "-f", "/dev/null", "attach", "-t", "s0")
+}
+func (h *tmuxHolder) attached(tb testing.TB, n int) {
+	deadline := time.Now().Add(timeout)
+	for time.Now().Before(deadline) {
+		if strings.Count(h.tmux(tb, "list-clients"), "\n") >= n {
+			return
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	tb.Fatal("tmux clients did not attach")
+}
+func (h *tmuxHolder) pids(tb testing.TB) []int {
+	return []int{atoi(tb, strings.TrimSpace(h.tmux(tb, "display-message", "-p", "#{pid}")))}
+}
+
+// screen: one SCREEN process per session.
+type screenHolder struct {
+	dir string
+	n   int
+}
+
+func (h *screenHolder) name() string { return "screen" }
+func (h *screenHolder) vars() []string {
+	return append(baseVars(h.dir), "SCREENDIR="+filepath.Join(h.dir, "S"))
+}
+func (h *screenHolder) create(tb testing.TB, script string) {
+	if h.dir == "" {
+		h.dir = benchDir(tb)
+		_ = os.Mkdir(filepath.Join(h.dir, "S"), 0o700)
+		tb.Cleanup(func() { killProcesses(h.dir) })
+	}
+	cmd := exec.Command("screen", "-S", fmt.Sprint("s", h.n), "-dm", "sh", "-c", script)
+	cmd.Env = h.vars()
+	if out, err := cmd.CombinedOutput(); err != nil {
+		tb.Fatalf("screen -dm: %v %s", err, out)
+	}
+	h.n++
+}
+func (h *screenHolder) attach(tb testing.TB, cols, rows int) *sink {
+	return startSink(tb, h.vars(), cols, rows, "screen", "-x", "s0")
+}
+func (h *screenHolder) attached(tb testing.TB, n int) { settle() }
+func (h *screenHolder) pids(tb testing.TB) []int      { return pidsMentioning(h.dir, "SCREEN") }
+
+// settle gives a holder with no way to ask how many clients it has time to
+// take them in. Only the comparisons use it, never wr.
+func settle() { time.Sleep(500 * time.Millisecond) }
+
+// pidsMentioning lists the processes named comm whose environment holds marker.
+func pidsMentioning(marker, comm string) []int {
+	var out []int
+	for _, l := range processesMentioning(marker) {
+		pidStr, _, _ := strings.Cut(l, ":")
+		pid, _ := strconv.Atoi(pidStr)
+		c, _ := os.ReadFile(filepath.Join("/proc", pidStr, "comm"))
+		if strings.TrimSpace(string(c)) == comm {
+			out = append(out, pid)
+		}
+	}
+	return out
+}
+
+// rssKiB is a process's resident memory.
+func rssKiB(pid int) int {
+	b, err := os.ReadFile(filepath.Join("/proc", strconv.Itoa(pid), "status"))
+	if err != nil {
+		return 0
+	}
+	for _, line := range strings.Split(string(b), "\n") {
+		if v, ok := strings.CutPrefix(line, "VmRSS:"); ok {
+			n, _ := strconv.Atoi(strings.TrimSuffix(strings.TrimSpace(v), " kB"))
+			return n
+		}
+	}
+	return 0
+}
+
+// bigFile is 32 MiB of text lines, made once per run.
+var bigFile = sync.OnceValue(func() string {
+	p := filepath.Join(suiteRoot, "big.txt")
+	var b bytes.Buffer
+	for i := 0; b.Len() < 32<<20; i++ {
+		fmt.Fprintf(&b, "%08d The quick brown fox jumps over the lazy dog; pack my box with five dozen jugs\n", i)
+	}
+	if err := os.WriteFile(p, b.Bytes(), 0o644); err != nil {
+		panic(err)
+	}
+	return p
+})
+
+const doneMarker = "BENCH-DONE-42"
+
+// catScript waits for a line, then prints the big file and a marker.
+func catScript() string {
+	return fmt.Sprintf("stty -echo; read x; cat %s; echo; echo BENCH-DONE-$((6*7)); exec sleep 1000", bigFile())
+}
+
+// throughput measures MiB/s of the big file through h to every one of
+// `clients` attached clients, until each has shown the marker.
+func throughput(b *testing.B, h holder, clients int, stopOne bool) float64 {
+	h.create(b, catScript())
+	var sinks []*sink
+	for i := 0; i < clients; i++ {
+		sinks = append(sinks, h.attach(b, 80, 24))
+		if _, ok := h.(*rawHolder); ok {
+			break
+		}
+	}
+	h.attached(b, len(sinks))
+	watchers := sinks
+	if stopOne {
+		_ = sinks[1].cmd.Process.Signal(syscall.SIGSTOP)
+		defer func() { _ = sinks[1].cmd.Process.Signal(syscall.SIGCONT) }()
+		watchers = sinks[:1]
+	}
+	var hits []<-chan struct{}
+	for _, s := range watchers {
+		hits = append(hits, s.watch(doneMarker))
+	}
+	start := time.Now()
+	sinks[0].send(b, "\r")
+	for _, hit := range hits {
+		waitFor(b, hit, h.name()+" output")
+	}
+	return float64(32) / time.Since(start).Seconds()
+}
+
+// median runs f n times on fresh holders and returns the median.
+func median(n int, f func() float64) float64 {
+	var xs []float64
+	for i := 0; i < n; i++ {
+		xs = append(xs, f())
+	}
+	slices.Sort(xs)
+	return xs[len(xs)/2]
+}
+
+// report records each holder's figure and wr's ratio to each of the others.
+func report(b *testing.B, unit string, figures map[string]float64, order []string) {
+	for _, n := range order {
+		if v, ok := figures[n]; ok {
+			b.ReportMetric(v, n+"-"+unit)
+		}
+	}
+	for _, n := range order {
+		if v, ok := figures[n]; ok && n != "wr" && v > 0 {
+			b.ReportMetric(figures["wr"]/v, "wr/"+n)
+		}
+	}
+}
+
+func names(hs []holder) []string {
+	var out []string
+	for _, h := range hs {
+		out = append(out, h.name())
+	}
+	return out
+}
+
+// BenchmarkThroughput: cat of 32 MiB with one client attached, until the
+// client has shown the last line. Targets: wr >= 1.0x dtach, >= 1.5x tmux,
+// >= 0.6x a raw PTY.
+func BenchmarkThroughput(b *testing.B) {
+	kinds := names(holders(b))
+	for i := 0; i < b.N; i++ {
+		figures := map[string]float64{}
+		for _, kind := range kinds {
+			figures[kind] = median(3, func() float64 {
+				h := newHolder(b, kind)
+				return throughput(b, h, 1, false)
+			})
+		}
+		report(b, "MiB/s", figures, kinds)
+	}
+}
+
+// BenchmarkFanOut: the same with 4 clients attached; every client must
+// show the last line. Target: wr >= 0.9x its own one-client throughput.
+func BenchmarkFanOut(b *testing.B) {
+	kinds := slices.DeleteFunc(names(holders(b)), func(n string) bool { return n == "raw" })
+	for i := 0; i < b.N; i++ {
+		figures := map[string]float64{}
+		for _, kind := range kinds {
+			figures[kind] = median(3, func() float64 { return throughput(b, newHolder(b, kind), 4, false) })
+		}
+		one := median(3, func() float64 { return throughput(b, newHolder(b, "wr"), 1, false) })
+		report(b, "MiB/s", figures, kinds)
+		b.ReportMetric(figures["wr"]/one, "wr4/wr1")
+	}
+}
+
+// BenchmarkStoppedClient: two clients, one stopped with SIGSTOP; the other
+// must see the whole output at full speed. Target: >= 0.9x the throughput
+// with no stopped client.
+func BenchmarkStoppedClient(b *testing.B) {
+	for i := 0; i < b.N; i++ {
+		with := median(3, func() float64 { return throughput(b, newHolder(b, "wr"), 2, true) })
+		without := median(3, func() float64 { return throughput(b, newHolder(b, "wr"), 2, false) })
+		b.ReportMetric(with, "stopped-MiB/s")
+		b.ReportMetric(without, "running-MiB/s")
+		b.ReportMetric(with/without, "stopped/running")
+	}
+}
+
+func newHolder(tb testing.TB, kind string) holder {
+	switch kind {
+	case "wr":
+		return &wrHolder{}
+	case "raw":
+		return &rawHolder{}
+	case "dtach":
+		return &dtachHolder{}
+	case "tmux":
+		return &tmuxHolder{}
+	case "screen":
+		return &screenHolder{}
+	}
+	tb.Fatalf("no holder %s", kind)
+	return nil
+}
+
+// BenchmarkKeystrokeEcho: one byte typed into `stty raw -echo; cat` and
+// back, 400 times; p50 and p99 in µs. Targets: wr p50 <= 1.5x a raw PTY's,
+// p99 <= tmux's.
+func BenchmarkKeystrokeEcho(b *testing.B) {
+	kinds := names(holders(b))
+	for i := 0; i < b.N; i++ {
+		p50s, p99s := map[string]float64{}, map[string]float64{}
+		for _, kind := range kinds {
+			h := newHolder(b, kind)
+			h.create(b, "stty raw -echo; echo ECHO-READY-$((6*7)); exec cat")
+			s := h.attach(b, 80, 24)
+			h.attached(b, 1)
+			ready := s.watch("ECHO-READY-42")
+			waitFor(b, ready, kind+" ready")
+			// Warm up, then measure.
+			var lat []time.Duration
+			for r := 0; r < 450; r++ {
+				c := byte('a' + r%26)
+				hit := s.watch(string([]byte{c}))
+				start := time.Now()
+				s.send(b, string([]byte{c}))
+				waitFor(b, hit, kind+" echo")
+				if r >= 50 {
+					lat = append(lat, time.Since(start))
+				}
+			}
+			slices.Sort(lat)
+			p50s[kind] = float64(lat[len(lat)/2].Microseconds())
+			p99s[kind] = float64(lat[len(lat)*99/100].Microseconds())
+		}
+		report(b, "p50-µs", p50s, kinds)
+		for _, n := range kinds {
+			b.ReportMetric(p99s[n], n+"-p99-µs")
+		}
+		if v := p99s["tmux"]; v > 0 {
+			b.ReportMetric(p99s["wr"]/v, "wr/tmux-p99")
+		}
+	}
+}
+
+// BenchmarkIdleMemory: holder memory per idle session (10 sessions), and
+// wr's server per session after 32 MiB of output has passed through one.
+// Targets: wr <= tmux per idle session; <= 4 MiB per session after output.
+func BenchmarkIdleMemory(b *testing.B) {
+	kinds := slices.DeleteFunc(names(holders(b)), func(n string) bool { return n == "raw" })
+	const n = 10
+	for i := 0; i < b.N; i++ {
+		figures := map[string]float64{}
+		for _, kind := range kinds {
+			h := newHolder(b, kind)
+			h.create(b, "exec sleep 1000")
+			base := 0
+			for _, pid := range h.pids(b) {
+				base += rssKiB(pid)
+			}
+			for s := 1; s <= n; s++ {
+				h.create(b, "exec sleep 1000")
+			}
+			total := 0
+			for _, pid := range h.pids(b) {
+				total += rssKiB(pid)
+			}
+			switch kind {
+			case "dtach", "screen": // one process per session
+				figures[kind] = float64(total) / float64(n+1)
+			default:
+				figures[kind] = float64(total-base) / n
+			}
+		}
+		report(b, "KiB/session", figures, kinds)
+
+		// After 32 MiB of output through one session (with a client).
+		h := &wrHolder{}
+		throughput(b, h, 1, false)
+		b.ReportMetric(float64(rssKiB(h.pids(b)[0])), "wr-after-32MiB-KiB")
+	}
+}

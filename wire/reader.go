@@ -1,0 +1,45 @@
+package wire
+
+import (
+	"bufio"
+	"encoding/binary"
+	"fmt"
+	"io"
+)
+
+// Reader reads frames from a stream through one buffer and one reused
+// payload slice, so a busy stream costs neither a syscall nor an allocation
+// per frame. A frame's payload is valid only until the next ReadFrame.
+type Reader struct {
+	br  *bufio.Reader
+	buf []byte
+}
+
+// NewReader returns a Reader on r.
+func NewReader(r io.Reader) *Reader { return &Reader{br: bufio.NewReaderSize(r, 64<<10)} }
+
+// ReadFrame reads the next frame, with the checks of the package-level
+// ReadFrame: the length is checked against MaxPayload before anything is
+// allocated.
+func (r *Reader) ReadFrame() (Frame, error) {
+	var h [HeaderLen]byte
+	if _, err := io.ReadFull(r.br, h[:]); err != nil {
+		return Frame{}, err
+	}
+	t := Type(h[0])
+	n := binary.BigEndian.Uint32(h[1:])
+	if n > MaxPayload {
+		return Frame{}, fmt.Errorf("%w: %s frame declares %d bytes (max %d)", ErrFrameTooLarge, t, n, MaxPayload)
+	}
+	if cap(r.buf) < int(n) {
+		r.buf = make([]byte, n, max(int(n), 64<<10))
+	}
+	p := r.buf[:n]
+	if _, err := io.ReadFull(r.br, p); err != nil {
+		if err == io.EOF {
+			err = io.ErrUnexpectedEOF
+		}
+		return Frame{}, err
+	}
+	return Frame{Type: t, Payload: p}, nil
+}
