@@ -114,7 +114,7 @@ func newApp(notFound *string) *cli.App {
 		CommandNotFound: func(_ *cli.Context, name string) { *notFound = name },
 		Commands: []*cli.Command{
 			attachCommand(), newCommand(), lsCommand(), killCommand(), sendCommand(),
-			waitCommand(), serverCommand(), versionCommand(),
+			captureCommand(), waitCommand(), serverCommand(), versionCommand(),
 		},
 	}
 	var setUsage func([]*cli.Command)
@@ -161,10 +161,13 @@ func nameError(err error) error {
 	return errors.New(strings.TrimPrefix(err.Error(), "wire: "))
 }
 
-func sessionConfig(command []string) wire.SessionConfig {
+func sessionConfig(c *cli.Context, command []string) wire.SessionConfig {
 	cwd, _ := os.Getwd()
-	return wire.SessionConfig{Command: command, Cwd: cwd, Env: os.Environ()}
+	return wire.SessionConfig{Command: command, Cwd: cwd, Env: os.Environ(), Scrollback: c.Int("scrollback")}
 }
+
+// scrollbackFlag sets a new session's scrollback.
+var scrollbackFlag = &cli.IntFlag{Name: "scrollback", Value: 2000, Usage: "lines of scrollback kept for a new session"}
 
 func attachCommand() *cli.Command {
 	return &cli.Command{
@@ -175,6 +178,7 @@ func attachCommand() *cli.Command {
 			&cli.BoolFlag{Name: "read-only", Aliases: []string{"r"}, Usage: "watch only: input is dropped and the size is never taken"},
 			&cli.BoolFlag{Name: "no-create", Usage: "fail if the session does not exist"},
 			&cli.StringFlag{Name: "detach-key", Value: `ctrl-\`, EnvVars: []string{"WR_DETACH_KEY"}, Usage: "key that detaches (ctrl-X or none)"},
+			scrollbackFlag,
 		},
 		Action: func(c *cli.Context) error {
 			name, command, err := splitCommand(c)
@@ -205,7 +209,7 @@ func doAttach(c *cli.Context, name string, command []string, create, exclusive, 
 	code := attach.Run(attach.Options{
 		Socket: socket, Exe: exe, Name: name,
 		Create: create, Exclusive: exclusive, ReadOnly: readOnly, DetachKey: key,
-		Config: sessionConfig(command),
+		Config: sessionConfig(c, command),
 		Stdin:  os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr,
 	})
 	if code != 0 {
@@ -222,6 +226,7 @@ func newCommand() *cli.Command {
 		Flags: []cli.Flag{
 			&cli.BoolFlag{Name: "detached", Aliases: []string{"d"}, Usage: "create it without attaching"},
 			&cli.StringFlag{Name: "detach-key", Value: `ctrl-\`, EnvVars: []string{"WR_DETACH_KEY"}, Usage: "key that detaches (ctrl-X or none)"},
+			scrollbackFlag,
 		},
 		Action: func(c *cli.Context) error {
 			name, command, err := splitCommand(c)
@@ -244,7 +249,7 @@ func newCommand() *cli.Command {
 				return fail(1, "%v", err)
 			}
 			defer conn.Close()
-			if err := conn.Request(wire.TypeNew, wire.New{Name: name, Config: sessionConfig(command)}, nil); err != nil {
+			if err := conn.Request(wire.TypeNew, wire.New{Name: name, Config: sessionConfig(c, command)}, nil); err != nil {
 				return fail(1, "%v", err)
 			}
 			return nil
@@ -376,6 +381,42 @@ func sendCommand() *cli.Command {
 			err = attach.Do(socket, wire.TypeSend, wire.Send{Name: name, Data: []byte(text)}, nil)
 			switch {
 			case err == nil:
+				return nil
+			case errors.Is(err, attach.ErrNoServer):
+				return fail(1, "no session named %s", name)
+			default:
+				return fail(1, "%v", err)
+			}
+		},
+	}
+}
+
+func captureCommand() *cli.Command {
+	return &cli.Command{
+		Name:      "capture",
+		Usage:     "print a session's screen",
+		ArgsUsage: "NAME",
+		Flags: []cli.Flag{
+			&cli.BoolFlag{Name: "ansi", Usage: "keep colours and attributes"},
+			&cli.BoolFlag{Name: "scrollback", Usage: "include the scrollback"},
+		},
+		Action: func(c *cli.Context) error {
+			if c.Args().Len() != 1 {
+				return &usageError{errors.New("capture takes one session NAME")}
+			}
+			name := c.Args().First()
+			if err := wire.CheckName(name); err != nil {
+				return &usageError{nameError(err)}
+			}
+			socket, err := socketPath(c)
+			if err != nil {
+				return err
+			}
+			var scr wire.Screen
+			err = attach.Do(socket, wire.TypeCapture, wire.Capture{Name: name, ANSI: c.Bool("ansi"), Scrollback: c.Bool("scrollback")}, &scr)
+			switch {
+			case err == nil:
+				fmt.Print(scr.Text)
 				return nil
 			case errors.Is(err, attach.ErrNoServer):
 				return fail(1, "no session named %s", name)

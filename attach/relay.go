@@ -310,8 +310,11 @@ func (r *relay) readInput() {
 			if i > 0 {
 				r.sendInput(b[:i])
 			}
-			r.detach()
+			// The outcome first: once the server has the Detach it closes
+			// the connection, and the reader must not take that for a
+			// lost server.
 			r.finish(outcome{code: 0, detached: true})
+			r.detach()
 			return
 		}
 		if n > 0 {
@@ -320,8 +323,8 @@ func (r *relay) readInput() {
 		if err != nil {
 			if r.isTerm {
 				// The terminal went away: leave the session running.
-				r.detach()
 				r.finish(outcome{code: 128 + int(syscall.SIGHUP), quiet: true})
+				r.detach()
 			}
 			// A pipe at EOF: keep relaying output until the session ends;
 			// end-of-input is not a request to end a shared shell.

@@ -43,13 +43,26 @@ type sink struct {
 
 func startSink(tb testing.TB, vars []string, cols, rows int, argv ...string) *sink {
 	tb.Helper()
+	s, _ := startSinkWatching(tb, "", vars, cols, rows, argv...)
+	return s
+}
+
+// startSinkWatching starts a sink already watching for marker (if any), so
+// output that arrives at once cannot slip past.
+func startSinkWatching(tb testing.TB, marker string, vars []string, cols, rows int, argv ...string) (*sink, <-chan struct{}) {
+	tb.Helper()
 	cmd := exec.Command(argv[0], argv[1:]...)
 	cmd.Env = vars
+	s := &sink{cmd: cmd, read: make(chan struct{}, 1)}
+	var hit <-chan struct{}
+	if marker != "" {
+		hit = s.watch(marker)
+	}
 	f, err := pty.StartWithSize(cmd, &pty.Winsize{Cols: uint16(cols), Rows: uint16(rows)})
 	if err != nil {
 		tb.Fatal(err)
 	}
-	s := &sink{cmd: cmd, pty: f, read: make(chan struct{}, 1)}
+	s.pty = f
 	go s.loop()
 	tb.Cleanup(func() {
 		// SIGTERM first: a client leaves cleanly (and writes its profile).
@@ -64,7 +77,7 @@ func startSink(tb testing.TB, vars []string, cols, rows int, argv ...string) *si
 		}
 		f.Close()
 	})
-	return s
+	return s, hit
 }
 
 func (s *sink) loop() {
@@ -124,8 +137,11 @@ type holder interface {
 	name() string
 	// create starts a detached session running script under sh -c.
 	create(tb testing.TB, script string)
-	// attach starts one client of the session under its own PTY.
-	attach(tb testing.TB, cols, rows int) *sink
+	// attach starts one client of the session under its own PTY, already
+	// watching for marker if one is given.
+	attach(tb testing.TB, cols, rows int, marker string) (*sink, <-chan struct{})
+	// client is the command line and environment of a client.
+	client() (vars, argv []string)
 	// attached waits until n clients are attached, as well as it can tell.
 	attached(tb testing.TB, n int)
 	// pids are the processes that hold the sessions (for memory).
@@ -133,9 +149,18 @@ type holder interface {
 }
 
 // holders returns wr, a raw PTY and every installed comparison.
+// WR_BENCH_ONLY=wr,dtach narrows the comparisons (wr always runs).
 func holders(tb testing.TB) []holder {
-	hs := []holder{&wrHolder{}, &rawHolder{}}
+	only := os.Getenv("WR_BENCH_ONLY")
+	keep := func(n string) bool { return only == "" || slices.Contains(strings.Split(only, ","), n) }
+	hs := []holder{&wrHolder{}}
+	if keep("raw") {
+		hs = append(hs, &rawHolder{})
+	}
 	for _, name := range []string{"dtach", "tmux", "screen"} {
+		if !keep(name) {
+			continue
+		}
 		if _, err := exec.LookPath(name); err != nil {
 			tb.Logf("%s is not installed: its comparison is skipped", name)
 			continue
@@ -180,8 +205,11 @@ func (h *wrHolder) create(tb testing.TB, script string) {
 	n := len(h.e.ls())
 	h.e.mustWr("new", "-d", fmt.Sprint("s", n), "--", "sh", "-c", script)
 }
-func (h *wrHolder) attach(tb testing.TB, cols, rows int) *sink {
-	return startSink(tb, h.e.vars, cols, rows, wrBin, "attach", "s0")
+func (h *wrHolder) attach(tb testing.TB, cols, rows int, marker string) (*sink, <-chan struct{}) {
+	return startSinkWatching(tb, marker, h.e.vars, cols, rows, wrBin, "attach", "s0")
+}
+func (h *wrHolder) client() ([]string, []string) {
+	return h.e.vars, []string{wrBin, "attach", "s0"}
 }
 func (h *wrHolder) attached(tb testing.TB, n int) {
 	h.e.eventually("clients to attach", func() bool { s, _ := h.e.session("s0"); return s.Clients == n })
@@ -195,9 +223,10 @@ func (h *rawHolder) name() string                        { return "raw" }
 func (h *rawHolder) create(tb testing.TB, script string) { h.script = script }
 func (h *rawHolder) attached(tb testing.TB, n int)       {}
 func (h *rawHolder) pids(tb testing.TB) []int            { return nil }
-func (h *rawHolder) attach(tb testing.TB, cols, rows int) *sink {
+func (h *rawHolder) client() ([]string, []string)        { return nil, nil }
+func (h *rawHolder) attach(tb testing.TB, cols, rows int, marker string) (*sink, <-chan struct{}) {
 	d := benchDir(tb)
-	return startSink(tb, baseVars(d), cols, rows, "sh", "-c", h.script)
+	return startSinkWatching(tb, marker, baseVars(d), cols, rows, "sh", "-c", h.script)
 }
 
 // dtach: one process per session, no screen state.
@@ -220,8 +249,12 @@ func (h *dtachHolder) create(tb testing.TB, script string) {
 	}
 	h.socks = append(h.socks, sock)
 }
-func (h *dtachHolder) attach(tb testing.TB, cols, rows int) *sink {
-	return startSink(tb, baseVars(h.dir), cols, rows, "dtach", "-a", h.socks[0], "-E", "-z", "-r", "none")
+func (h *dtachHolder) attach(tb testing.TB, cols, rows int, marker string) (*sink, <-chan struct{}) {
+	vars, argv := h.client()
+	return startSinkWatching(tb, marker, vars, cols, rows, argv...)
+}
+func (h *dtachHolder) client() ([]string, []string) {
+	return baseVars(h.dir), []string{"dtach", "-a", h.socks[0], "-E", "-z", "-r", "none"}
 }
 func (h *dtachHolder) attached(tb testing.TB, n int) { settle() }
 func (h *dtachHolder) pids(tb testing.TB) []int      { return pidsMentioning(h.dir, "dtach") }
@@ -254,8 +287,12 @@ func (h *tmuxHolder) create(tb testing.TB, script string) {
 	h.tmux(tb, "new-session", "-d", "-s", fmt.Sprint("s", h.n), "-x", "80", "-y", "24", "sh", "-c", script)
 	h.n++
 }
-func (h *tmuxHolder) attach(tb testing.TB, cols, rows int) *sink {
-	return startSink(tb, baseVars(h.dir), cols, rows, "tmux", "-S", h.sock, "-f", "/dev/null", "attach", "-t", "s0")
+func (h *tmuxHolder) attach(tb testing.TB, cols, rows int, marker string) (*sink, <-chan struct{}) {
+	vars, argv := h.client()
+	return startSinkWatching(tb, marker, vars, cols, rows, argv...)
+}
+func (h *tmuxHolder) client() ([]string, []string) {
+	return baseVars(h.dir), []string{"tmux", "-S", h.sock, "-f", "/dev/null", "attach", "-t", "s0"}
 }
 func (h *tmuxHolder) attached(tb testing.TB, n int) {
 	deadline := time.Now().Add(timeout)
@@ -294,8 +331,12 @@ func (h *screenHolder) create(tb testing.TB, script string) {
 	}
 	h.n++
 }
-func (h *screenHolder) attach(tb testing.TB, cols, rows int) *sink {
-	return startSink(tb, h.vars(), cols, rows, "screen", "-x", "s0")
+func (h *screenHolder) attach(tb testing.TB, cols, rows int, marker string) (*sink, <-chan struct{}) {
+	vars, argv := h.client()
+	return startSinkWatching(tb, marker, vars, cols, rows, argv...)
+}
+func (h *screenHolder) client() ([]string, []string) {
+	return h.vars(), []string{"screen", "-x", "s0"}
 }
 func (h *screenHolder) attached(tb testing.TB, n int) { settle() }
 func (h *screenHolder) pids(tb testing.TB) []int      { return pidsMentioning(h.dir, "SCREEN") }
@@ -359,7 +400,8 @@ func throughput(b *testing.B, h holder, clients int, stopOne bool) float64 {
 	h.create(b, catScript())
 	var sinks []*sink
 	for i := 0; i < clients; i++ {
-		sinks = append(sinks, h.attach(b, 80, 24))
+		s, _ := h.attach(b, 80, 24, "")
+		sinks = append(sinks, s)
 		if _, ok := h.(*rawHolder); ok {
 			break
 		}
@@ -487,9 +529,8 @@ func BenchmarkKeystrokeEcho(b *testing.B) {
 		for _, kind := range kinds {
 			h := newHolder(b, kind)
 			h.create(b, "stty raw -echo; echo ECHO-READY-$((6*7)); exec cat")
-			s := h.attach(b, 80, 24)
+			s, ready := h.attach(b, 80, 24, "ECHO-READY-42")
 			h.attached(b, 1)
-			ready := s.watch("ECHO-READY-42")
 			waitFor(b, ready, kind+" ready")
 			// Warm up, then measure.
 			var lat []time.Duration
@@ -552,5 +593,34 @@ func BenchmarkIdleMemory(b *testing.B) {
 		h := &wrHolder{}
 		throughput(b, h, 1, false)
 		b.ReportMetric(float64(rssKiB(h.pids(b)[0])), "wr-after-32MiB-KiB")
+	}
+}
+
+// BenchmarkAttach: from exec of the attach command to the restored screen
+// visible (a marker drawn before the attach), p50 over 20 attaches. dtach
+// and a raw PTY have no screen to restore and are not compared. Target:
+// wr p50 <= tmux's.
+func BenchmarkAttach(b *testing.B) {
+	kinds := slices.DeleteFunc(names(holders(b)), func(n string) bool { return n == "raw" || n == "dtach" })
+	for i := 0; i < b.N; i++ {
+		figures := map[string]float64{}
+		for _, kind := range kinds {
+			h := newHolder(b, kind)
+			h.create(b, "ls -l /usr/bin | head -30; echo ATTACH-MARK-$((6*7)); exec sleep 1000")
+			var lat []time.Duration
+			for r := 0; r < 21; r++ {
+				start := time.Now()
+				s, shown := h.attach(b, 80, 24, "ATTACH-MARK-42")
+				waitFor(b, shown, kind+" restore")
+				if r > 0 { // the first warms caches
+					lat = append(lat, time.Since(start))
+				}
+				// Leave as a closed terminal does; every holder detaches.
+				_ = s.cmd.Process.Signal(syscall.SIGHUP)
+			}
+			slices.Sort(lat)
+			figures[kind] = float64(lat[len(lat)/2].Microseconds())
+		}
+		report(b, "p50-µs", figures, kinds)
 	}
 }

@@ -313,6 +313,26 @@ func (tm *term) tail() string {
 	return string(b)
 }
 
+// settled waits until some output has arrived and then none for 100 ms
+// (or the deadline passes): the point at which to render a screen.
+func (tm *term) settled() {
+	deadline := time.Now().Add(timeout)
+	last := -1
+	for time.Now().Before(deadline) {
+		tm.mu.Lock()
+		n := len(tm.out)
+		tm.mu.Unlock()
+		if n > 0 && n == last {
+			return
+		}
+		last = n
+		select {
+		case <-tm.grew:
+		case <-time.After(100 * time.Millisecond):
+		}
+	}
+}
+
 // output returns everything the terminal has shown.
 func (tm *term) output() []byte {
 	tm.mu.Lock()

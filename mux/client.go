@@ -9,8 +9,10 @@ import (
 )
 
 // maxQueued bounds the output a client may have waiting. Past it the
-// client's pending output is dropped (it is too slow to follow the session)
-// so its memory stays bounded whatever it misses.
+// client is lagging: its pending output is dropped, nothing more is queued,
+// and once its writer has drained it is redrawn from the screen model (as
+// tmux does), so its memory stays bounded whatever it misses and the
+// session never waits for it.
 const maxQueued = 4 << 20
 
 // frame is one queued message for a client.
@@ -41,7 +43,7 @@ type client struct {
 	qmu     sync.Mutex
 	queue   []frame
 	queued  int  // bytes of Output in queue
-	dropped bool // output was dropped since the last write
+	lagging bool // output was dropped: redraw once the writer drains
 	closing bool // no more frames after the queue drains
 	wake    chan struct{}
 	done    chan struct{} // closed when the writer has stopped
@@ -60,7 +62,8 @@ func newClient(id int, conn net.Conn, readOnly bool, cols, rows int) *client {
 // nothing).
 func (c *client) canOwn() bool { return !c.readOnly && c.cols > 0 && c.rows > 0 }
 
-// send queues a frame. Output past maxQueued is dropped, never waited for.
+// send queues a frame. Output past maxQueued is dropped, never waited for;
+// Output larger than a frame is split.
 func (c *client) send(t wire.Type, p []byte) {
 	c.qmu.Lock()
 	defer c.qmu.Unlock()
@@ -68,18 +71,62 @@ func (c *client) send(t wire.Type, p []byte) {
 		return
 	}
 	if t == wire.TypeOutput {
+		if c.lagging {
+			return
+		}
 		if c.queued+len(p) > maxQueued {
 			c.dropQueuedOutput()
-			c.dropped = true
+			c.lagging = true
 			return
 		}
 		c.queued += len(p)
+		for len(p) > wire.MaxPayload {
+			c.queue = append(c.queue, frame{t, p[:wire.MaxPayload:wire.MaxPayload]})
+			p = p[wire.MaxPayload:]
+		}
 	}
 	c.queue = append(c.queue, frame{t, p})
+	c.signal()
+}
+
+func (c *client) signal() {
 	select {
 	case c.wake <- struct{}{}:
 	default:
 	}
+}
+
+// resyncIfLagging queues a full redraw from scr for a client that fell
+// behind. Called with the session's mu held, so the redraw is followed by
+// exactly the output after it.
+func (c *client) resyncIfLagging(scr interface{ AppendRestore([]byte) []byte }) {
+	c.qmu.Lock()
+	lagging := c.lagging && !c.closing
+	if lagging {
+		c.dropQueuedOutput()
+		c.lagging = false
+	}
+	c.qmu.Unlock()
+	if lagging {
+		c.sendRedraw(scr.AppendRestore(nil))
+	}
+}
+
+// sendRedraw queues a redraw (a restore) outside the queue's byte budget: it
+// replaces whatever the client had, so it must never itself tip the client
+// back into lagging.
+func (c *client) sendRedraw(p []byte) {
+	c.qmu.Lock()
+	defer c.qmu.Unlock()
+	if c.closing {
+		return
+	}
+	for len(p) > 0 {
+		n := min(len(p), wire.MaxPayload)
+		c.queue = append(c.queue, frame{wire.TypeOutput, p[:n:n]})
+		p = p[n:]
+	}
+	c.signal()
 }
 
 func (c *client) dropQueuedOutput() {
@@ -94,6 +141,13 @@ func (c *client) dropQueuedOutput() {
 	c.queued = 0
 }
 
+// isLagging reports whether the client is waiting for a redraw.
+func (c *client) isLagging() bool {
+	c.qmu.Lock()
+	defer c.qmu.Unlock()
+	return c.lagging && !c.closing
+}
+
 // close queues a last frame (if any) and lets the writer finish the queue,
 // then close the connection.
 func (c *client) close(t wire.Type, p []byte) {
@@ -105,15 +159,14 @@ func (c *client) close(t wire.Type, p []byte) {
 		c.closing = true
 	}
 	c.qmu.Unlock()
-	select {
-	case c.wake <- struct{}{}:
-	default:
-	}
+	c.signal()
 }
 
 // writeLoop is the connection's one writer. Consecutive Output frames are
-// coalesced into one Write of up to MaxPayload.
-func (c *client) writeLoop() {
+// coalesced into one Write of up to MaxPayload. When it has drained the
+// queue of a client that fell behind, drained asks the session for a
+// redraw (it takes the session's lock, so it is called with none held).
+func (c *client) writeLoop(drained func()) {
 	defer close(c.done)
 	defer c.conn.Close()
 	var buf []byte
@@ -128,6 +181,10 @@ func (c *client) writeLoop() {
 			if len(q) == 0 {
 				if closing {
 					return
+				}
+				if c.isLagging() {
+					drained()
+					continue
 				}
 				break
 			}

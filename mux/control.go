@@ -4,6 +4,7 @@ import (
 	"net"
 	"sort"
 
+	"wr/screen"
 	"wr/wire"
 )
 
@@ -57,6 +58,15 @@ func (s *Server) handleSend(conn net.Conn, req wire.Send) {
 		return
 	}
 	s.reply(conn, wire.TypeOK, wire.OK{Names: []string{req.Name}})
+}
+
+func (s *Server) handleCapture(conn net.Conn, req wire.Capture) {
+	ss := s.lookup(conn, req.Name)
+	if ss == nil {
+		return
+	}
+	// reply turns a screen too large for one frame into an error reply.
+	s.reply(conn, wire.TypeScreen, wire.Screen{Text: ss.capture(screen.TextOptions{ANSI: req.ANSI, Scrollback: req.Scrollback})})
 }
 
 func (s *Server) handleWait(conn net.Conn, req wire.Wait) {

@@ -60,8 +60,8 @@ func (s *Server) serveAttach(conn *net.UnixConn, req wire.Attach) {
 
 	c := newClient(id, conn, req.ReadOnly, max(req.Cols, 0), max(req.Rows, 0))
 	accepted, _ := wire.Encode(wire.Attached{Name: ss.name, ClientID: id, Created: created})
-	go c.writeLoop()
-	ok := ss.attach(c, accepted)
+	go c.writeLoop(func() { ss.resync(c) })
+	ok := ss.attach(c, accepted, !created)
 	if created {
 		ss.run()
 	}

@@ -287,6 +287,13 @@ func (s *Server) dispatch(conn *net.UnixConn, f wire.Frame) {
 			return
 		}
 		s.handleWait(conn, req)
+	case wire.TypeCapture:
+		var req wire.Capture
+		if err := wire.Decode(f, &req); err != nil {
+			s.replyErr(conn, wire.CodeBadFrame, "%v", err)
+			return
+		}
+		s.handleCapture(conn, req)
 	case wire.TypeStop:
 		s.handleStop(conn)
 	case wire.TypeStatus:

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"wr/ptyproc"
+	"wr/screen"
 	"wr/wire"
 )
 
@@ -47,6 +48,8 @@ type session struct {
 	// mu guards the fields below. The PTY reader holds it while it fans a
 	// chunk out, so a client registered under mu sees exactly the output
 	// that follows its registration: nothing lost, nothing doubled.
+	model *model // what a terminal would show; see model.go for its locking
+
 	mu         sync.Mutex
 	clients    map[int]*client
 	order      []*client // attach order, for "the earliest attached client"
@@ -54,6 +57,7 @@ type session struct {
 	cols, rows int
 	ended      bool
 	code       int
+	attached   atomic.Int32 // len(order), readable without mu
 
 	inputMu sync.Mutex // serialises writes to the PTY so inputs never interleave
 
@@ -94,11 +98,15 @@ func (s *Server) startSession(name string, cfg wire.SessionConfig) (*session, er
 		command: argv, cwd: cfg.Cwd, clients: map[int]*client{},
 		cols: cols, rows: rows, done: make(chan struct{}),
 	}
+	ss.model = newModel(cols, rows, cfg.Scrollback,
+		func() bool { return ss.attached.Load() == 0 },
+		func(p []byte) { _ = ss.writePTY(p) })
 	return ss, nil
 }
 
-// run starts reading the PTY and waiting for the child.
+// run starts reading the PTY, feeding the model and waiting for the child.
 func (ss *session) run() {
+	go ss.model.run(&ss.mu)
 	readerDone := make(chan struct{})
 	go ss.readLoop(readerDone)
 	go ss.waitLoop(readerDone)
@@ -192,6 +200,12 @@ func (ss *session) readLoop(done chan<- struct{}) {
 		if len(arena)-off < readChunk {
 			arena, off = make([]byte, arenaSize), 0
 		}
+		if ss.model.lag.Load() > maxModelLag {
+			// The model fell far behind: catch it up here, so what is
+			// pending stays bounded.
+			ss.lockModel()
+			ss.unlockModel()
+		}
 		n, err := ss.proc.Read(arena[off : off+readChunk])
 		if n > 0 {
 			chunk := arena[off : off+n : off+n]
@@ -210,13 +224,29 @@ func (ss *session) readLoop(done chan<- struct{}) {
 	}
 }
 
-// fanOut hands one chunk to every attached client.
+// fanOut hands one chunk to the screen model and to every attached client,
+// under mu: a client registered under mu sees exactly the output after its
+// restore.
 func (ss *session) fanOut(chunk []byte) {
 	ss.mu.Lock()
+	ss.model.push(modelOp{chunk: chunk})
 	for _, c := range ss.order {
 		c.send(wire.TypeOutput, chunk)
 	}
 	ss.mu.Unlock()
+}
+
+// lockModel takes the model's lock and then mu, and brings the model up to
+// the fan-out position: the screen exactly as every client has it.
+func (ss *session) lockModel() {
+	ss.model.mu.Lock()
+	ss.mu.Lock()
+	ss.model.sync()
+}
+
+func (ss *session) unlockModel() {
+	ss.mu.Unlock()
+	ss.model.mu.Unlock()
 }
 
 // waitLoop reaps the child, lets the reader drain, then ends the session.
@@ -238,34 +268,66 @@ func (ss *session) waitLoop(readerDone <-chan struct{}) {
 
 func (ss *session) end(code int) {
 	exited, _ := wire.Encode(wire.Exited{Code: code})
-	ss.mu.Lock()
+	ss.lockModel()
 	ss.ended = true
 	ss.code = code
 	clients := ss.order
 	ss.clients, ss.order, ss.owner = map[int]*client{}, nil, nil
+	ss.attached.Store(0)
 	for _, c := range clients {
+		// A client that fell behind gets the final screen before Exited.
+		c.resyncIfLagging(ss.model.scr)
 		c.close(wire.TypeExited, exited)
 	}
-	ss.mu.Unlock()
+	ss.unlockModel()
+	close(ss.model.stop)
 	_ = ss.proc.Close()
 	ss.srv.removeSession(ss)
 	close(ss.done)
 }
 
-// attach registers c and applies the size rules. It fails if the session
-// has already ended.
-func (ss *session) attach(c *client, accepted []byte) bool {
-	ss.mu.Lock()
-	defer ss.mu.Unlock()
+// attach registers c, applies the size rules and queues the restore: the
+// screen as it is, then live output from exactly that point (both under
+// mu, which the reader holds while it feeds the model and fans out). It
+// fails if the session has already ended.
+//
+// A client that created the session gets no restore (there is nothing to
+// show, and a command run through wr must print exactly what it prints),
+// and nor does a relay with no terminal, which wants the program's bytes,
+// not a drawing.
+func (ss *session) attach(c *client, accepted []byte, restore bool) bool {
+	ss.lockModel()
+	defer ss.unlockModel()
 	if ss.ended {
 		return false
 	}
-	// Queue the acceptance before any Output so the client sees it first.
+	// The acceptance goes first, so the client sees it before any Output.
 	c.send(wire.TypeAttached, accepted)
 	ss.clients[c.id] = c
 	ss.order = append(ss.order, c)
+	ss.attached.Store(int32(len(ss.order)))
+	// Size first: a client that takes the size sees the screen at its size.
 	ss.sizeAttach(c)
+	if restore && c.cols > 0 {
+		ss.model.sync() // the size may have just changed
+		c.sendRedraw(ss.model.scr.AppendRestore(nil))
+	}
 	return true
+}
+
+// resync redraws a client that fell behind, from the model, once its writer
+// has drained what it had. Output dropped while it lagged is not replayed.
+func (ss *session) resync(c *client) {
+	ss.lockModel()
+	c.resyncIfLagging(ss.model.scr)
+	ss.unlockModel()
+}
+
+// capture renders the screen for wr capture.
+func (ss *session) capture(opt screen.TextOptions) string {
+	ss.lockModel()
+	defer ss.unlockModel()
+	return string(ss.model.scr.AppendText(nil, opt))
 }
 
 // detach removes c; its queue still drains before its connection closes.
@@ -279,6 +341,7 @@ func (ss *session) detach(c *client) {
 				break
 			}
 		}
+		ss.attached.Store(int32(len(ss.order)))
 		ss.sizeDetach(c)
 	}
 	ss.mu.Unlock()

@@ -63,4 +63,5 @@ func (ss *session) applySize(c *client) {
 		return
 	}
 	ss.cols, ss.rows = c.cols, c.rows
+	ss.model.push(modelOp{cols: c.cols, rows: c.rows})
 }

@@ -1,0 +1,226 @@
+//go:build linux
+
+package integration
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/charmbracelet/x/vt"
+)
+
+// trimScreen drops trailing spaces on each line and trailing empty lines,
+// as wr capture does, so screens from different sources compare.
+func trimScreen(s string) string {
+	lines := strings.Split(strings.ReplaceAll(s, "\r", ""), "\n")
+	for i, l := range lines {
+		lines[i] = strings.TrimRight(l, " ")
+	}
+	for len(lines) > 0 && lines[len(lines)-1] == "" {
+		lines = lines[:len(lines)-1]
+	}
+	return strings.Join(lines, "\n")
+}
+
+// vtScreen renders what a terminal shows after the given output, using
+// x/vt (an emulator that is not wr's own) as the terminal.
+func vtScreen(cols, rows int, out []byte) string {
+	e := vt.NewEmulator(cols, rows)
+	// Drain its answers to queries. The emulator is not closed: its Close
+	// races with Read (inside x/vt), so this goroutine stays parked, which
+	// is why callers render a settled output once rather than poll.
+	go func() { _, _ = io.Copy(io.Discard, e) }()
+	_, _ = e.Write(out)
+	var b strings.Builder
+	for y := 0; y < rows; y++ {
+		for x := 0; x < cols; x++ {
+			c := e.CellAt(x, y)
+			switch {
+			case c == nil:
+				b.WriteByte(' ')
+			case c.Content == "":
+				// the second column of a wide character
+			default:
+				b.WriteString(c.Content)
+			}
+		}
+		b.WriteByte('\n')
+	}
+	return trimScreen(b.String())
+}
+
+// stableCapture waits until wr capture shows want and stays the same
+// across two reads, and returns it.
+func (e *env) stableCapture(name, want string) string {
+	e.t.Helper()
+	var prev, cur string
+	e.eventually("the screen of "+name+" to settle showing "+want, func() bool {
+		r := e.wr("capture", name) // the session may not exist yet
+		prev, cur = cur, r.stdout
+		return r.code == 0 && strings.Contains(cur, want) && cur == prev
+	})
+	return cur
+}
+
+// Reattaching shows the screen as it was before the detach: the restored
+// screen, as a terminal (x/vt) draws it, equals wr capture.
+func TestReattachRestoresScreen(t *testing.T) {
+	file := filepath.Join(suiteRoot, "restore-sample.txt")
+	var sample bytes.Buffer
+	for i := 1; i <= 60; i++ {
+		fmt.Fprintf(&sample, "line %02d of the sample, with some words to wrap and show\n", i)
+	}
+	if err := os.WriteFile(file, sample.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	type tc struct {
+		name  string
+		argv  []string
+		want  string // on the screen once the program has drawn
+		needs string // a program that must be installed
+	}
+	cases := []tc{
+		{"vim", []string{"vim", "-u", "NONE", "-i", "NONE", "-N", "+20", file}, "line 20 of", "vim"},
+		{"less", []string{"less", "-R", file}, "line 01 of", "less"},
+		{"coloured ls", []string{"sh", "-c", "ls --color=always -l /usr/bin | head -40; echo LS-$((6*7)); exec sleep 1000"}, "LS-42", "ls"},
+		{"alternate screen", []string{"sh", "-c", `printf 'primary text\n\033[?1049h\033[2J\033[3;5H\033[1;33mALT\033[0m SCREEN\033[10;1Hbottom'; exec sleep 1000`}, "ALT SCREEN", "sh"},
+		{"shell prompt", []string{"sh", "-c", `printf 'history %s\n' 1 2 3 4 5; exec sh -i`}, strings.TrimSpace(prompt), "sh"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			if _, err := exec.LookPath(c.needs); err != nil {
+				t.Skipf("%s is not installed", c.needs)
+			}
+			t.Parallel()
+			e := newEnv(t)
+			a := e.term(80, 24, append([]string{"attach", "r", "--"}, c.argv...)...)
+			before := e.stableCapture("r", c.want)
+			a.send("\x1c")
+			if code := a.wait(); code != 0 {
+				t.Fatalf("detach exit %d", code)
+			}
+			b := e.term(80, 24, "attach", "r")
+			var shown string
+			deadline := time.Now().Add(timeout)
+			for {
+				b.settled()
+				shown = vtScreen(80, 24, b.output())
+				if shown == trimScreen(before) || time.Now().After(deadline) {
+					break
+				}
+			}
+			if shown != trimScreen(before) {
+				t.Fatalf("after reattach the terminal shows:\n%s\n--- but wr capture before the detach was:\n%s", shown, before)
+			}
+			if after := e.mustWr("capture", "r"); after != before {
+				t.Fatalf("reattaching changed the screen:\n%s\n--- was:\n%s", after, before)
+			}
+		})
+	}
+}
+
+// The same bytes through a tmux pane and a wr session of the same size give
+// the same screen text.
+func TestCaptureMatchesTmux(t *testing.T) {
+	if _, err := exec.LookPath("tmux"); err != nil {
+		t.Skip("tmux is not installed")
+	}
+	e := newEnv(t)
+	stream := filepath.Join(e.dir, "stream")
+	var s bytes.Buffer
+	ls, _ := exec.Command("sh", "-c", "ls --color=always -l /usr/bin | head -60").Output()
+	s.Write(bytes.ReplaceAll(ls, []byte("\n"), []byte("\r\n")))
+	s.WriteString("\x1b[5;10Hover\x1b[K written\x1b[12;3H\x1b[1;31mred\x1b[0m\x1b[2Ainserted\x1b[3@!\x1b[20;1H\x1b[2Kwide 日本語 chars\r\n")
+	s.WriteString("tab\tstop\tcolumns\r\n\x1b[?7l" + strings.Repeat("nowrap ", 20) + "\x1b[?7h\r\nend")
+	if err := os.WriteFile(stream, s.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	script := "stty raw -echo; cat " + stream + "; exec sleep 1000"
+
+	conf := filepath.Join(e.dir, "tmux.conf")
+	_ = os.WriteFile(conf, []byte("set -g status off\n"), 0o644)
+	sock := filepath.Join(e.dir, "tmux.sock")
+	tmux := func(args ...string) string {
+		out, err := exec.Command("tmux", append([]string{"-S", sock, "-f", conf}, args...)...).CombinedOutput()
+		if err != nil {
+			t.Fatalf("tmux %v: %v %s", args, err, out)
+		}
+		return string(out)
+	}
+	tmux("new-session", "-d", "-x", "80", "-y", "24", "sh", "-c", script)
+	t.Cleanup(func() { _ = exec.Command("tmux", "-S", sock, "kill-server").Run() })
+	e.mustWr("new", "-d", "x", "--", "sh", "-c", script)
+
+	got := e.stableCapture("x", "end")
+	var want, prev string
+	e.eventually("tmux to show the stream", func() bool {
+		prev, want = want, tmux("capture-pane", "-p")
+		return strings.Contains(want, "end") && want == prev
+	})
+	if trimScreen(got) != trimScreen(want) {
+		t.Fatalf("wr capture:\n%s\n--- tmux capture-pane -p:\n%s", got, want)
+	}
+}
+
+// wr capture: text, --ansi, --scrollback, and an unknown session.
+func TestCapture(t *testing.T) {
+	e := newEnv(t)
+	e.mustWr("new", "-d", "--scrollback", "50", "c", "--", "sh", "-c",
+		`i=1; while [ $i -le 100 ]; do echo "row $i"; i=$((i+1)); done; printf '\033[1;32mgreen\033[0m   \n'; exec sleep 1000`)
+	plain := e.stableCapture("c", "green")
+	if !strings.Contains(plain, "green\n") || strings.Contains(plain, "\x1b") || strings.Contains(plain, "green   ") {
+		t.Fatalf("capture %q: want plain text, trailing spaces trimmed", plain)
+	}
+	if n := strings.Count(plain, "\n"); n > 24 {
+		t.Fatalf("capture printed %d lines for a 24-row screen", n)
+	}
+	ansi := e.mustWr("capture", "--ansi", "c")
+	if !regexp.MustCompile(`\x1b\[[0-9;]*32[0-9;]*mgreen`).MatchString(ansi) {
+		t.Fatalf("capture --ansi %q lacks the green SGR", ansi)
+	}
+	all := e.mustWr("capture", "--scrollback", "c")
+	if !strings.Contains(all, "row 60\n") || strings.Contains(all, "row 20\n") {
+		t.Fatalf("capture --scrollback should keep the last 50 lines of scrollback (row 27 on): %q", all)
+	}
+	if r := e.wr("capture", "nosuch"); r.code != 1 || !strings.Contains(r.stderr, "no session named nosuch") {
+		t.Fatalf("capture of an unknown session = %+v", r)
+	}
+}
+
+// With nobody attached the server answers the program's DA1 and cursor
+// position queries itself; with a client attached it leaves that to the
+// client's terminal.
+func TestQueriesAnsweredWhenDetached(t *testing.T) {
+	e := newEnv(t)
+	out := filepath.Join(e.dir, "answers")
+	app := fmt.Sprintf(`stty raw -echo min 0 time 10; printf 'x\033[6n\033[c'; cat > %s.tmp; mv %s.tmp %s; exec sleep 1000`, out, out, out)
+	e.mustWr("new", "-d", "q", "--", "sh", "-c", app)
+	var got []byte
+	e.eventually("the program to collect its answers", func() bool {
+		b, err := os.ReadFile(out)
+		got = b
+		return err == nil
+	})
+	if !regexp.MustCompile(`^\x1b\[1;2R\x1b\[\?[0-9;]+c$`).Match(got) {
+		t.Fatalf("detached program got %q, want a CPR for row 1 col 2 and a DA1 answer", got)
+	}
+
+	// Attached: the client's terminal answers (this one does not), so the
+	// server must not.
+	out2 := out + "2"
+	app2 := fmt.Sprintf(`stty raw -echo min 0 time 10; read go; printf '\033[6n\033[c'; cat > %s.tmp; mv %s.tmp %s; echo COLLECTED; exec sleep 1000`, out2, out2, out2)
+	tm := e.term(80, 24, "attach", "q2", "--", "sh", "-c", app2)
+	tm.send("\r")
+	tm.expect("COLLECTED")
+	if b, _ := os.ReadFile(out2); len(b) != 0 {
+		t.Fatalf("with a client attached the server answered: %q", b)
+	}
+}

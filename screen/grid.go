@@ -1,0 +1,211 @@
+package screen
+
+// line is one row of cells. Screen lines are exactly as wide as the screen;
+// scrollback lines keep the width they had when they scrolled off.
+type line struct {
+	cells []cell
+	// wrapped is set when autowrap continued this line onto the next: the two
+	// are one logical line, which a restore lets the terminal wrap again.
+	wrapped bool
+}
+
+// reset makes l a blank line of the given width, reusing its cells.
+func (l *line) reset(cols int, blank cell) {
+	if cap(l.cells) < cols {
+		l.cells = make([]cell, cols)
+	} else {
+		l.cells = l.cells[:cols]
+	}
+	fillCells(l.cells, blank)
+	l.wrapped = false
+}
+
+// resize changes l's width, blanking new columns and keeping the others.
+func (l *line) resize(cols int) {
+	old := len(l.cells)
+	if cap(l.cells) < cols {
+		cells := make([]cell, cols)
+		copy(cells, l.cells)
+		l.cells = cells
+	} else {
+		l.cells = l.cells[:cols]
+	}
+	if cols > old {
+		clear(l.cells[old:])
+	} else {
+		l.wrapped = false
+		// A wide character cut in half by the new right edge is erased.
+		if cols > 0 && l.cells[cols-1].flags&cellWide != 0 {
+			l.cells[cols-1] = blankCell(l.cells[cols-1].style)
+		}
+	}
+}
+
+func fillCells(cs []cell, c cell) {
+	if c == (cell{}) {
+		clear(cs)
+		return
+	}
+	for i := range cs {
+		cs[i] = c
+	}
+}
+
+// splitWide erases a two-column character that straddles the boundary
+// between columns x-1 and x, because one of its halves is about to be
+// overwritten or moved away from the other. Both halves keep their style.
+func splitWide(cs []cell, x int) {
+	if x > 0 && x < len(cs) && cs[x].flags&cellWideTail != 0 {
+		cs[x-1] = blankCell(cs[x-1].style)
+		cs[x] = blankCell(cs[x].style)
+	}
+}
+
+// grid is a screen's lines and, for the primary screen, its scrollback, in
+// one ring. Screen row y (0 is the top) is ring slot head+history+y, and
+// scrollback line -1 is the newest. Scrolling the whole screen up advances
+// head (or grows history) and blanks one line: the top line becomes the
+// newest scrollback line without a single cell moving. Once the scrollback is
+// full, the oldest scrollback line is recycled as the new bottom line.
+type grid struct {
+	ring       []line
+	head       int // slot of the oldest line
+	history    int // scrollback lines held, at most maxHistory
+	rows       int
+	maxHistory int // 0 for the alternate screen
+
+	saved savedCursor // DECSC state, kept per screen as xterm does
+	kitty kittyFlags  // kitty keyboard flags, kept per screen as kitty does
+}
+
+func newGrid(cols, rows, maxHistory int) *grid {
+	g := &grid{ring: make([]line, rows), rows: rows, maxHistory: maxHistory}
+	cells := make([]cell, cols*rows) // one allocation for the visible lines
+	for i := range g.ring {
+		g.ring[i].cells = cells[i*cols : (i+1)*cols : (i+1)*cols]
+	}
+	return g
+}
+
+// slot maps a row (negative for scrollback) to its ring index.
+func (g *grid) slot(y int) int {
+	i := g.head + g.history + y
+	if i >= len(g.ring) {
+		i -= len(g.ring)
+	}
+	return i
+}
+
+func (g *grid) line(y int) *line { return &g.ring[g.slot(y)] }
+
+// scrollUp scrolls the whole screen up one line, the top line going into the
+// scrollback (or away, when there is none), and blanks the bottom line.
+func (g *grid) scrollUp(cols int, blank cell) {
+	if g.history < g.maxHistory {
+		if g.history+g.rows == len(g.ring) {
+			g.grow()
+		}
+		g.history++
+	} else {
+		// The ring is exactly rows+maxHistory long: the oldest line's slot
+		// comes next after the bottom line's, so advancing head recycles it.
+		g.head++
+		if g.head == len(g.ring) {
+			g.head = 0
+		}
+	}
+	g.line(g.rows-1).reset(cols, blank)
+}
+
+// grow enlarges the ring for more scrollback, doubling up to
+// rows+maxHistory, so a fresh screen does not pay for scrollback it has not
+// used. Only line headers are copied.
+func (g *grid) grow() {
+	n := min(max(2*len(g.ring), g.rows+64), g.rows+g.maxHistory)
+	ring := make([]line, n)
+	used := g.history + g.rows
+	for i := range used {
+		ring[i] = g.ring[(g.head+i)%len(g.ring)]
+	}
+	g.ring, g.head = ring, 0
+}
+
+func (g *grid) swap(a, b int) {
+	ia, ib := g.slot(a), g.slot(b)
+	g.ring[ia], g.ring[ib] = g.ring[ib], g.ring[ia]
+}
+
+func (g *grid) reverse(from, to int) {
+	for to--; from < to; from, to = from+1, to-1 {
+		g.swap(from, to)
+	}
+}
+
+// scrollRegionUp moves rows [top+n, bottom) up to top and blanks the last n
+// rows of the region, by rotating line headers (no cell is copied). Nothing
+// goes into the scrollback.
+func (g *grid) scrollRegionUp(top, bottom, n, cols int, blank cell) {
+	n = min(n, bottom-top)
+	if n <= 0 {
+		return
+	}
+	if n < bottom-top {
+		g.reverse(top, top+n)
+		g.reverse(top+n, bottom)
+		g.reverse(top, bottom)
+	}
+	for y := bottom - n; y < bottom; y++ {
+		g.line(y).reset(cols, blank)
+	}
+}
+
+// scrollRegionDown moves rows [top, bottom-n) down by n and blanks the first
+// n rows of the region.
+func (g *grid) scrollRegionDown(top, bottom, n, cols int, blank cell) {
+	n = min(n, bottom-top)
+	if n <= 0 {
+		return
+	}
+	if n < bottom-top {
+		g.reverse(top, bottom-n)
+		g.reverse(bottom-n, bottom)
+		g.reverse(top, bottom)
+	}
+	for y := top; y < top+n; y++ {
+		g.line(y).reset(cols, blank)
+	}
+}
+
+// clearHistory drops the scrollback. The freed slots stay in the ring as
+// spare lines.
+func (g *grid) clearHistory() {
+	g.head = g.slot(0)
+	g.history = 0
+}
+
+// resize lays the ring out again for a new size: the scrollback is kept,
+// screen lines are kept from the top (no re-flow), cut or extended.
+func (g *grid) resize(cols, rows int) {
+	keep := min(rows, g.rows)
+	ring := make([]line, g.history+rows)
+	for i := range g.history + keep {
+		ring[i] = g.ring[(g.head+i)%len(g.ring)]
+	}
+	for y := g.history; y < g.history+rows; y++ {
+		if y < g.history+keep {
+			ring[y].resize(cols)
+		} else {
+			ring[y].reset(cols, cell{})
+		}
+	}
+	g.ring, g.head, g.rows = ring, 0, rows
+	if g.maxHistory == 0 {
+		return
+	}
+	// Keep the invariant scrollUp relies on: a full scrollback means a ring
+	// of exactly rows+maxHistory.
+	if g.history >= g.maxHistory {
+		g.history = g.maxHistory
+		g.ring = g.ring[len(g.ring)-g.history-rows:]
+	}
+}

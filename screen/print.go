@@ -1,0 +1,208 @@
+package screen
+
+import (
+	"unicode/utf8"
+
+	"github.com/clipperhouse/displaywidth"
+)
+
+const zwj = 0x200d // zero width joiner: the next character joins the cluster
+
+// runeWidth is the number of columns r takes: 0 for combining characters,
+// 2 for wide ones. It uses the same tables as x/vt (displaywidth), so the
+// two agree on every single character.
+func runeWidth(r rune) int {
+	if r < 0x7f {
+		if r >= 0x20 {
+			return 1
+		}
+		return 0
+	}
+	return displaywidth.Rune(r)
+}
+
+// printASCII is the fast path for a run of printable ASCII in the parser's
+// ground state: it writes cells directly, a line segment at a time.
+func (s *Screen) printASCII(b []byte) {
+	if !s.plainCharset() || s.modes.has(modeInsert) {
+		for _, c := range b {
+			s.print(rune(c))
+		}
+		return
+	}
+	s.joining = false
+	autowrap := s.modes.has(modeAutowrap)
+	for len(b) > 0 {
+		if s.pendingWrap {
+			s.wrap()
+		}
+		cells := s.g.line(s.y).cells
+		x := s.x
+		n := min(len(b), s.cols-x)
+		splitWide(cells, x)
+		splitWide(cells, x+n)
+		st := s.penIdx
+		seg := cells[x : x+n]
+		for i, c := range b[:n] {
+			seg[i] = cell{r: rune(c), style: st}
+		}
+		s.lastChar = rune(b[n-1])
+		b = b[n:]
+		if x+n < s.cols {
+			s.x = x + n
+			continue
+		}
+		s.x = s.cols - 1
+		if autowrap {
+			s.pendingWrap = true
+			continue
+		}
+		// Without autowrap the rest of the run overwrites the last column:
+		// only its final character stays.
+		if len(b) > 0 {
+			last := b[len(b)-1]
+			splitWide(cells, s.cols-1)
+			cells[s.cols-1] = cell{r: rune(last), style: st}
+			s.lastChar = rune(last)
+			b = nil
+		}
+	}
+}
+
+// print is the parser's Print handler and the slow path for any character.
+func (s *Screen) print(r rune) {
+	switch {
+	case r < 0x80:
+		r = s.mapCharset(r)
+	case r < 0xa0:
+		// A C1 control encoded in UTF-8 is not a character: never keep
+		// it, or a restore would send a control (say CSI, U+009B) along.
+		return
+	default:
+		s.singleShift = 0
+	}
+	w := runeWidth(r)
+	// After a ZWJ the next character joins its emoji sequence, unless it
+	// is ASCII (which never joins a cluster, so the fast path needs no check).
+	if w == 0 || s.joining && r >= 0x80 {
+		s.combine(r)
+		return
+	}
+	s.put(r, w)
+}
+
+// put writes a character of width w (1 or 2) at the cursor and advances.
+func (s *Screen) put(r rune, w int) {
+	s.joining = false
+	autowrap := s.modes.has(modeAutowrap)
+	if s.pendingWrap {
+		s.wrap()
+	}
+	if w == 2 && s.x == s.cols-1 {
+		// A wide character does not fit in the last column: wrap early,
+		// leaving the column as it is, or drop the character, as xterm and
+		// tmux do.
+		if !autowrap || s.cols < 2 {
+			return
+		}
+		s.wrap()
+	}
+	if s.modes.has(modeInsert) {
+		s.insertBlanks(w)
+	}
+	cells := s.g.line(s.y).cells
+	x := s.x
+	splitWide(cells, x)
+	splitWide(cells, x+w)
+	if w == 2 {
+		cells[x] = cell{r: r, style: s.penIdx, flags: cellWide}
+		cells[x+1] = cell{style: s.penIdx, flags: cellWideTail}
+	} else {
+		cells[x] = cell{r: r, style: s.penIdx}
+	}
+	s.lastChar = r
+	if x+w < s.cols {
+		s.x = x + w
+		return
+	}
+	s.x = s.cols - 1
+	s.pendingWrap = autowrap
+}
+
+// wrap moves to the start of the next line for autowrap, scrolling if the
+// cursor is on the bottom margin, and marks the line as continued.
+func (s *Screen) wrap() {
+	s.g.line(s.y).wrapped = true
+	s.pendingWrap = false
+	s.x = 0
+	s.index()
+}
+
+// previousCell returns the cell a combining character belongs to: the one
+// left of the cursor (the cursor's own when a wrap is pending), the head of
+// a wide character. It returns nil at the start of a line.
+func (s *Screen) previousCell() *cell {
+	x := s.x - 1
+	if s.pendingWrap {
+		x = s.x
+	}
+	if x < 0 {
+		return nil
+	}
+	cells := s.g.line(s.y).cells
+	if cells[x].flags&cellWideTail != 0 && x > 0 {
+		x--
+	}
+	return &cells[x]
+}
+
+// combine appends r to the previous cell's cluster. A combining character
+// with nothing before it, or past maxClusterBytes, is dropped.
+func (s *Screen) combine(r rune) {
+	c := s.previousCell()
+	if c == nil || (c.r == 0 && c.flags&cellCluster == 0) {
+		return
+	}
+	buf := s.cellText(s.scratch[:0], *c)
+	if len(buf)+utf8.RuneLen(r) > maxClusterBytes {
+		return
+	}
+	buf = utf8.AppendRune(buf, r)
+	s.scratch = buf
+	id := s.internCluster(buf)
+	if id < 0 {
+		return
+	}
+	// internCluster may have compacted the tables, which rewrites cells but
+	// not their addresses: c is still the cell to change.
+	c.r = id
+	c.flags |= cellCluster
+	s.joining = r == zwj
+}
+
+// repeat is REP (CSI n b): the last printed character n more times.
+func (s *Screen) repeat(n int) {
+	if s.lastChar == 0 {
+		return
+	}
+	w := runeWidth(s.lastChar)
+	if w == 0 {
+		return
+	}
+	for range n {
+		s.put(s.lastChar, w)
+	}
+}
+
+// alignmentTest is DECALN (ESC # 8): fill the screen with 'E'.
+func (s *Screen) alignmentTest() {
+	s.top, s.bottom = 0, s.rows
+	for y := range s.rows {
+		l := s.g.line(y)
+		l.reset(s.cols, cell{})
+		for x := range l.cells {
+			l.cells[x].r = 'E'
+		}
+	}
+	s.x, s.y, s.pendingWrap = 0, 0, false
+}

@@ -1,0 +1,298 @@
+package screen
+
+import "strconv"
+
+// restorePrefix puts a terminal in an unknown state into a known one: the
+// primary screen, default pen, full scroll region, every mode a restore may
+// set turned off (autowrap on), ASCII character sets, no hyperlink, and an
+// empty screen with the cursor home. The cursor stays hidden while the screen
+// is drawn, inside a synchronized update for terminals that know ?2026.
+const restorePrefix = "\x1b[?2026h" +
+	"\x1b[?25l" +
+	"\x1b[?1049l" +
+	"\x1b[m" +
+	"\x1b[r" +
+	"\x1b[?1;5;6;9;12;66;1000;1001;1002;1003;1004;1005;1006;1007;1015;1016;2004l" +
+	"\x1b[?7h" +
+	"\x1b[4;20l" +
+	"\x1b>" +
+	"\x1b(B\x1b)B\x1b*B\x1b+B\x0f" +
+	"\x1b]8;;\x1b\\" +
+	"\x1b[H\x1b[2J"
+
+// AppendRestore appends to dst the bytes that make a terminal of the same
+// size, in any state, show what this screen shows, and behave as it would
+// for the output that follows: first a reset, then the scrollback (printed
+// so that it scrolls off the top into the terminal's own scrollback), the
+// primary screen, and, when the alternate screen is active, the switch to
+// it and its contents (so the primary screen is right when the application
+// leaves); then the scroll region, tab stops, saved cursor, cursor position
+// (with a pending wrap), pen, character sets, modes, kitty keyboard flags,
+// cursor style and visibility, title and working directory. It never emits
+// a query.
+//
+// One state cannot be reproduced: origin mode with the cursor outside the
+// scroll region, which only restoring a cursor saved before the region
+// changed leads to. The cursor then lands on the region's nearest row.
+func (s *Screen) AppendRestore(dst []byte) []byte {
+	p := painter{s: s, b: append(dst, restorePrefix...), links: true}
+
+	// Scrollback and primary screen, one line after another: the terminal
+	// scrolls the scrollback off the top and ends showing the screen.
+	g := s.primary
+	for y := -g.history; y < s.rows; y++ {
+		l := g.line(y)
+		wrapsItself := p.paintLine(l.cells)
+		p.setStyle(0) // before the line feed: a scroll fills with the pen's background
+		if y == s.rows-1 {
+			break
+		}
+		// A line autowrap continued is left for the terminal to wrap again,
+		// so it knows the two rows are one line, when it was drawn to the
+		// last column and the next line has something to draw, starting
+		// with the default background (a wrap that scrolls fills the new
+		// line with the pen's background).
+		if l.wrapped && wrapsItself && len(l.cells) == s.cols {
+			next := g.line(y + 1).cells
+			if trimmedEnd(next, false) > 0 && s.styles.list[next[0].style].bg == colorDefault {
+				continue
+			}
+		}
+		p.b = append(p.b, "\r\n"...)
+	}
+
+	if s.onAlt {
+		// ?1049h saves the cursor the application gets back when it
+		// leaves the alternate screen: set it up first.
+		p.appendSaved(g.saved)
+		p.b = appendKitty(p.b, &g.kitty)
+		p.b = append(p.b, "\x1b[?1049h"...)
+		p.afterSave(g.saved)
+		for y := range s.rows {
+			cells := s.alt.line(y).cells
+			if trimmedEnd(cells, false) > 0 {
+				p.b = appendCUP(p.b, y, 0)
+				p.paintLine(cells)
+				p.setStyle(0)
+			}
+		}
+	}
+	if s.g.saved.valid {
+		p.appendSaved(s.g.saved)
+		p.b = append(p.b, "\x1b7"...)
+		p.afterSave(s.g.saved)
+	}
+
+	// The scroll region goes after the saved cursors: they are set up with
+	// the whole screen as the region, where a position in origin mode is
+	// absolute, so a saved position outside today's region survives.
+	p.b = appendRegion(p.b, s)
+
+	// Tab stops.
+	p.b = append(p.b, "\x1b[3g"...)
+	for x, stop := range s.tabs {
+		if stop {
+			p.b = append(p.b, "\x1b["...)
+			p.b = strconv.AppendInt(p.b, int64(x+1), 10)
+			p.b = append(p.b, "G\x1bH"...)
+		}
+	}
+
+	// Cursor. Origin mode goes first because setting it homes the cursor.
+	if s.modes.has(modeOrigin) {
+		p.b = append(p.b, "\x1b[?6h"...)
+	}
+	if s.pendingWrap {
+		// Draw the last column's character again from its first column: the
+		// terminal ends with the cursor in the last column and the wrap
+		// pending, exactly like this screen.
+		cells := s.g.line(s.y).cells
+		x := s.cols - 1
+		if cells[x].flags&cellWideTail != 0 && x > 0 && cells[x-1].flags&cellWide != 0 {
+			x--
+		}
+		p.b = appendCUP(p.b, s.y-s.originTop(), x)
+		p.paintCells(cells[x:], s.cols-x)
+	} else {
+		p.b = appendCUP(p.b, s.y-s.originTop(), s.x)
+	}
+
+	// Pen and character sets.
+	p.b = appendPen(p.b, s, &s.pen, p.cur)
+	p.b = appendCharsets(p.b, s.charsets, s.gl)
+
+	// Modes.
+	for _, m := range decModes {
+		if s.modes.has(m.mode) && m.mode != modeKeypad {
+			p.b = append(p.b, "\x1b[?"...)
+			p.b = strconv.AppendInt(p.b, int64(m.num), 10)
+			p.b = append(p.b, 'h')
+		}
+	}
+	if s.modes.has(modeKeypad) {
+		p.b = append(p.b, "\x1b="...)
+	}
+	if !s.modes.has(modeAutowrap) {
+		p.b = append(p.b, "\x1b[?7l"...)
+	}
+	if s.modes.has(modeInsert) {
+		p.b = append(p.b, "\x1b[4h"...)
+	}
+	if s.modes.has(modeNewline) {
+		p.b = append(p.b, "\x1b[20h"...)
+	}
+	p.b = appendKitty(p.b, &s.g.kitty)
+
+	// Cursor style and visibility, title, working directory.
+	p.b = append(p.b, "\x1b["...)
+	p.b = strconv.AppendInt(p.b, int64(s.cursorStyle), 10)
+	p.b = append(p.b, " q"...)
+	if s.modes.has(modeCursorVisible) {
+		p.b = append(p.b, "\x1b[?25h"...)
+	}
+	if s.title != "" {
+		p.b = append(p.b, "\x1b]2;"...)
+		p.b = append(p.b, s.title...)
+		p.b = append(p.b, "\x1b\\"...)
+	}
+	if s.cwd != "" {
+		p.b = append(p.b, "\x1b]7;"...)
+		p.b = append(p.b, s.cwd...)
+		p.b = append(p.b, "\x1b\\"...)
+	}
+	return append(p.b, "\x1b[?2026l"...)
+}
+
+// originTop is the row CUP counts from: the top margin in origin mode.
+func (s *Screen) originTop() int {
+	if s.modes.has(modeOrigin) {
+		return s.top
+	}
+	return 0
+}
+
+// paintLine draws a line from the cursor, which is at its first column, and
+// reports whether it drew the last column (so a terminal wrap is pending).
+// Blank cells that end the line and share a background-only style are drawn
+// with EL, which paints the rest of the line with the pen's background.
+func (p *painter) paintLine(cells []cell) bool {
+	end := trimmedEnd(cells, false)
+	fill := end
+	if end == len(cells) && end > 0 && cells[end-1].isBlank() && cells[end-1].flags == 0 {
+		bg := cells[end-1].style
+		if st := p.s.styles.list[bg]; st == (style{bg: st.bg}) {
+			for fill > 0 && cells[fill-1].style == bg && cells[fill-1].isBlank() && cells[fill-1].flags == 0 {
+				fill--
+			}
+		}
+	}
+	p.paintCells(cells, fill)
+	if fill < end {
+		p.setStyle(cells[fill].style)
+		p.b = append(p.b, "\x1b[K"...)
+		return false
+	}
+	return end == len(cells)
+}
+
+// appendCUP moves the cursor to 0-based row, col.
+func appendCUP(b []byte, row, col int) []byte {
+	b = append(b, "\x1b["...)
+	b = strconv.AppendInt(b, int64(row+1), 10)
+	b = append(b, ';')
+	b = strconv.AppendInt(b, int64(col+1), 10)
+	return append(b, 'H')
+}
+
+// appendRegion sets the scroll region when it is not the whole screen.
+func appendRegion(b []byte, s *Screen) []byte {
+	if s.top == 0 && s.bottom == s.rows {
+		return b
+	}
+	b = append(b, "\x1b["...)
+	b = strconv.AppendInt(b, int64(s.top+1), 10)
+	b = append(b, ';')
+	b = strconv.AppendInt(b, int64(s.bottom), 10)
+	return append(b, 'r')
+}
+
+// appendPen sets the terminal's pen to st, given that it has the style
+// with index cur.
+func appendPen(b []byte, s *Screen, st *style, cur uint16) []byte {
+	from := s.styles.list[cur]
+	if from.link != st.link {
+		b = appendLink(b, s, st.link)
+	}
+	noLink := *st
+	noLink.link = from.link
+	if noLink != from {
+		b = appendSGR(b, st)
+	}
+	return b
+}
+
+// appendCharsets designates G0-G3 and invokes GL, from the prefix's state
+// (all ASCII, G0 in GL).
+func appendCharsets(b []byte, sets [4]byte, gl uint8) []byte {
+	for i, set := range sets {
+		if set != charsetASCII {
+			b = append(b, 0x1b, "()*+"[i], set)
+		}
+	}
+	switch gl {
+	case 1:
+		b = append(b, 0x0e) // SO
+	case 2:
+		b = append(b, "\x1bn"...)
+	case 3:
+		b = append(b, "\x1bo"...)
+	}
+	return b
+}
+
+// appendSaved sets up the terminal's cursor, pen, character sets and origin
+// mode as sc has them, for the DECSC or ?1049h that follows to save.
+func (p *painter) appendSaved(sc savedCursor) {
+	if !sc.valid {
+		sc = savedCursor{}
+	}
+	if sc.origin {
+		p.b = append(p.b, "\x1b[?6h"...)
+	}
+	p.b = appendCUP(p.b, sc.y, sc.x)
+	p.b = appendPen(p.b, p.s, &sc.pen, p.cur)
+	p.b = appendCharsets(p.b, sc.charsets, sc.gl)
+}
+
+// afterSave undoes appendSaved once the state is saved, back to the
+// prefix's: default pen, no link, ASCII, origin mode off.
+func (p *painter) afterSave(sc savedCursor) {
+	p.b = append(p.b, "\x1b[m\x1b]8;;\x1b\\"...)
+	p.cur = 0
+	if sc.charsets != [4]byte{} || sc.gl != 0 {
+		p.b = append(p.b, "\x1b(B\x1b)B\x1b*B\x1b+B\x0f"...)
+	}
+	if sc.origin {
+		p.b = append(p.b, "\x1b[?6l"...)
+	}
+}
+
+// appendKitty reproduces kitty keyboard flags and their stack.
+func appendKitty(b []byte, k *kittyFlags) []byte {
+	if k.flags == 0 && len(k.stack) == 0 {
+		return b
+	}
+	all := append(k.stack[:len(k.stack):len(k.stack)], k.flags)
+	for i, f := range all {
+		if i == 0 {
+			b = append(b, "\x1b[="...)
+			b = strconv.AppendInt(b, int64(f), 10)
+			b = append(b, ";1u"...)
+		} else {
+			b = append(b, "\x1b[>"...)
+			b = strconv.AppendInt(b, int64(f), 10)
+			b = append(b, 'u')
+		}
+	}
+	return b
+}

@@ -1,0 +1,266 @@
+package screen
+
+import (
+	"unicode/utf8"
+
+	"github.com/charmbracelet/x/ansi"
+	"github.com/charmbracelet/x/ansi/parser"
+)
+
+const (
+	// DefaultScrollback is the number of scrollback lines New keeps when
+	// asked for zero or fewer.
+	DefaultScrollback = 2000
+	// MaxScrollback bounds the scrollback New accepts, so a typo cannot
+	// reserve gigabytes.
+	MaxScrollback = 1 << 20
+
+	// maxCols and maxRows bound the screen size: a bogus size from a client
+	// must not allocate without limit.
+	maxCols = 4096
+	maxRows = 2048
+
+	// maxParam bounds numeric parameters: counts past it mean "all".
+	maxParam = 1<<16 - 1
+
+	// oscDataSize is the longest OSC payload (title, hyperlink) kept; the
+	// parser truncates past it.
+	oscDataSize = 4096
+)
+
+// Screen is a terminal screen model. It is not safe for concurrent use; the
+// server serialises calls.
+type Screen struct {
+	cols, rows int
+
+	primary *grid
+	alt     *grid // allocated the first time the application enters it
+	g       *grid // the active one
+	onAlt   bool
+
+	// The cursor. x is always in [0, cols) and y in [0, rows). pendingWrap
+	// is the "last column flag": a character was written in the last column
+	// with autowrap on, and the next printable character wraps first.
+	x, y        int
+	pendingWrap bool
+	cursorStyle int // DECSCUSR parameter, 0 for the terminal's default
+
+	pen        style
+	penIdx     uint16 // pen's index in the style table
+	eraseBG    color  // cache for eraseStyle
+	eraseIdx   uint16
+	eraseValid bool
+
+	top, bottom int    // scroll region: rows [top, bottom)
+	tabs        []bool // tab stop at column i
+
+	charsets    [4]byte // G0-G3 designations: 0 (ASCII), '0' (DEC special graphics), 'A' (UK)
+	gl          uint8   // which G set is invoked into GL (SI/SO/LS2/LS3)
+	singleShift uint8   // 2 or 3 after SS2/SS3, for the next character only
+
+	modes modeSet
+
+	lastChar rune // for REP
+	// joining is set right after a ZWJ joined a cell: the next character
+	// belongs to the same emoji sequence. Anything but a character ends it.
+	joining bool
+
+	title, cwd string
+
+	parser   ansi.Parser
+	reply    func([]byte)
+	replyBuf []byte
+	scratch  []byte // for building clusters
+
+	styles   styleTable
+	clusters clusterTable
+	links    linkTable
+}
+
+// savedCursor is what DECSC (ESC 7) saves and DECRC (ESC 8) restores.
+type savedCursor struct {
+	x, y        int
+	pendingWrap bool
+	pen         style
+	charsets    [4]byte
+	gl          uint8
+	origin      bool
+	valid       bool
+}
+
+// kittyFlags is the kitty keyboard protocol's flags and their stack.
+type kittyFlags struct {
+	flags uint8
+	stack []uint8 // pushed values, innermost last
+}
+
+const maxKittyStack = 16
+
+// New returns a blank screen of the given size. scrollback <= 0 means
+// DefaultScrollback lines.
+func New(cols, rows, scrollback int) *Screen {
+	cols, rows = clampSize(cols, rows)
+	if scrollback <= 0 {
+		scrollback = DefaultScrollback
+	}
+	scrollback = min(scrollback, MaxScrollback)
+	s := &Screen{cols: cols, rows: rows}
+	s.primary = newGrid(cols, rows, scrollback)
+	s.g = s.primary
+	s.parser.SetParamsSize(parser.MaxParamsSize)
+	s.parser.SetDataSize(oscDataSize)
+	s.parser.SetHandler(ansi.Handler{
+		Print:     s.print,
+		Execute:   s.execute,
+		HandleCsi: s.csi,
+		HandleEsc: s.esc,
+		HandleOsc: s.osc,
+	})
+	s.styles.reset()
+	s.clusters.reset()
+	s.links.reset()
+	s.tabs = make([]bool, cols)
+	s.resetState()
+	return s
+}
+
+func clampSize(cols, rows int) (int, int) {
+	return min(max(cols, 1), maxCols), min(max(rows, 1), maxRows)
+}
+
+// resetState puts everything but the grids' contents, the title and the
+// tables in their power-on state.
+func (s *Screen) resetState() {
+	s.x, s.y, s.pendingWrap = 0, 0, false
+	s.cursorStyle = 0
+	s.pen, s.penIdx = style{}, 0
+	s.top, s.bottom = 0, s.rows
+	s.resetTabs(0)
+	s.charsets, s.gl, s.singleShift = [4]byte{}, 0, 0
+	s.modes = defaultModes
+	s.lastChar = 0
+}
+
+// resetTabs puts a tab stop every 8 columns from column from on.
+func (s *Screen) resetTabs(from int) {
+	for i := from; i < len(s.tabs); i++ {
+		s.tabs[i] = i%8 == 0 && i > 0
+	}
+}
+
+// Write feeds PTY output to the screen. It never fails and keeps the parser
+// state across calls: a sequence split over two Writes is read as one.
+func (s *Screen) Write(p []byte) (int, error) {
+	for i := 0; i < len(p); {
+		if s.parser.State() == parser.GroundState {
+			// Fast paths for the parser's ground state, where a printable
+			// ASCII byte can only print and a C0 byte can only execute.
+			b := p[i]
+			switch {
+			case b >= 0x20 && b < 0x7f:
+				j := i + 1
+				for j < len(p) && p[j] >= 0x20 && p[j] < 0x7f {
+					j++
+				}
+				s.printASCII(p[i:j])
+				i = j
+				continue
+			case b < 0x20 && b != 0x1b:
+				s.execute(b)
+				i++
+				continue
+			case b >= 0xc2 && b <= 0xf4:
+				// A complete, valid UTF-8 character prints exactly as the
+				// parser would print it. Anything else (split across
+				// Writes, or invalid) is left to the parser.
+				if r, n := utf8.DecodeRune(p[i:]); n > 1 {
+					s.print(r)
+					i += n
+					continue
+				}
+			}
+		}
+		s.parser.Advance(p[i])
+		i++
+	}
+	return len(p), nil
+}
+
+// Resize changes the screen size. Content is not re-flowed: it stays at the
+// top left, cut or extended, and the cursor is clamped. The scroll region is
+// reset, as xterm does.
+func (s *Screen) Resize(cols, rows int) {
+	cols, rows = clampSize(cols, rows)
+	if cols == s.cols && rows == s.rows {
+		return
+	}
+	if s.pendingWrap && s.x < cols-1 {
+		// The cursor was logically past the last column.
+		s.x++
+	}
+	s.pendingWrap, s.joining = false, false
+	s.primary.resize(cols, rows)
+	if s.alt != nil {
+		s.alt.resize(cols, rows)
+	}
+	old := len(s.tabs)
+	if cols <= cap(s.tabs) {
+		s.tabs = s.tabs[:cols]
+	} else {
+		tabs := make([]bool, cols)
+		copy(tabs, s.tabs)
+		s.tabs = tabs
+	}
+	if cols > old {
+		s.resetTabs(old)
+	}
+	s.cols, s.rows = cols, rows
+	s.top, s.bottom = 0, rows
+	s.x, s.y = min(s.x, cols-1), min(s.y, rows-1)
+	for _, g := range [2]*grid{s.primary, s.alt} {
+		if g != nil {
+			g.saved.x, g.saved.y = min(g.saved.x, cols-1), min(g.saved.y, rows-1)
+		}
+	}
+}
+
+// Size returns the screen size.
+func (s *Screen) Size() (cols, rows int) { return s.cols, s.rows }
+
+// SetReply sets the function that receives the answers to queries the
+// application sends (DA1, DA2, CPR, DSR). It is called synchronously from
+// Write; p is only valid during the call.
+func (s *Screen) SetReply(f func(p []byte)) { s.reply = f }
+
+// Title returns the window title set with OSC 0 or OSC 2.
+func (s *Screen) Title() string { return s.title }
+
+// WorkingDirectory returns the working directory reported with OSC 7 (a
+// file:// URL, unvalidated), or "".
+func (s *Screen) WorkingDirectory() string { return s.cwd }
+
+// Cursor returns the 0-based cursor position.
+func (s *Screen) Cursor() (x, y int) { return s.x, s.y }
+
+// CursorVisible reports whether the application shows the cursor (DECTCEM).
+func (s *Screen) CursorVisible() bool { return s.modes.has(modeCursorVisible) }
+
+// AltScreen reports whether the alternate screen is active.
+func (s *Screen) AltScreen() bool { return s.onAlt }
+
+// ScrollbackLen returns the number of scrollback lines held.
+func (s *Screen) ScrollbackLen() int { return s.primary.history }
+
+func (s *Screen) sendReply(b []byte) {
+	if s.reply != nil {
+		s.reply(b)
+	}
+}
+
+// replyWith sends a copy of b, so the receiver cannot change the constant.
+func (s *Screen) replyWith(b []byte) {
+	if s.reply != nil {
+		s.replyBuf = append(s.replyBuf[:0], b...)
+		s.reply(s.replyBuf)
+	}
+}

@@ -1,0 +1,150 @@
+package screen
+
+import (
+	"strconv"
+	"strings"
+)
+
+// painter appends cells to a byte slice, emitting an SGR (and, for a
+// restore, an OSC 8) sequence whenever the style changes. It assumes the
+// terminal's pen starts at the default style.
+type painter struct {
+	s     *Screen
+	b     []byte
+	cur   uint16 // style index the terminal's pen has
+	links bool   // emit hyperlinks
+}
+
+// setStyle makes the terminal's pen style id.
+func (p *painter) setStyle(id uint16) {
+	if id == p.cur {
+		return
+	}
+	from, to := &p.s.styles.list[p.cur], &p.s.styles.list[id]
+	if *from != *to { // two ids can hold equal styles after a full table
+		if to.link != from.link && p.links {
+			p.b = appendLink(p.b, p.s, to.link)
+		}
+		st := *to
+		st.link = from.link
+		if st != *from {
+			p.b = appendSGR(p.b, to)
+		}
+	}
+	p.cur = id
+}
+
+// appendLink appends the OSC 8 sequence that starts link (or ends any link).
+func appendLink(b []byte, s *Screen, link uint16) []byte {
+	b = append(b, "\x1b]8;"...)
+	if link == 0 {
+		b = append(b, ';')
+	} else {
+		b = append(b, s.links.list[link]...)
+	}
+	return append(b, "\x1b\\"...)
+}
+
+// appendSGR appends the SGR sequence that sets st's attributes and colours
+// from scratch (it starts with a reset), leaving out the hyperlink.
+func appendSGR(b []byte, st *style) []byte {
+	b = append(b, "\x1b[0"...)
+	for _, a := range [...]struct {
+		bit attr
+		sgr string
+	}{
+		{attrBold, ";1"}, {attrFaint, ";2"}, {attrItalic, ";3"}, {attrBlink, ";5"},
+		{attrRapidBlink, ";6"}, {attrReverse, ";7"}, {attrInvisible, ";8"},
+		{attrStrike, ";9"}, {attrOverline, ";53"},
+	} {
+		if st.attrs&a.bit != 0 {
+			b = append(b, a.sgr...)
+		}
+	}
+	switch st.underline {
+	case underlineNone:
+	case underlineSingle:
+		b = append(b, ";4"...)
+	default: // only terminals that know the styles get sent them
+		b = append(b, ";4:"...)
+		b = strconv.AppendInt(b, int64(st.underline), 10)
+	}
+	b = appendColor(b, st.fg, 30, 90, "38")
+	b = appendColor(b, st.bg, 40, 100, "48")
+	b = appendColor(b, st.ul, 0, 0, "58")
+	return append(b, 'm')
+}
+
+// appendColor appends ";<sgr>" for c: base+i or bright+i-8 for the 16
+// standard colours (when base is not 0), else ext;5;i or ext;2;r;g;b.
+func appendColor(b []byte, c color, base, bright int, ext string) []byte {
+	switch c.kind() {
+	case colorIndexed:
+		i := c.index()
+		b = append(b, ';')
+		switch {
+		case base != 0 && i < 8:
+			return strconv.AppendInt(b, int64(base+i), 10)
+		case base != 0 && i < 16:
+			return strconv.AppendInt(b, int64(bright+i-8), 10)
+		}
+		b = append(b, ext...)
+		b = append(b, ";5;"...)
+		return strconv.AppendInt(b, int64(i), 10)
+	case colorRGB:
+		r, g, bl := c.rgb()
+		b = append(b, ';')
+		b = append(b, ext...)
+		b = append(b, ";2;"...)
+		b = strconv.AppendInt(b, int64(r), 10)
+		b = append(b, ';')
+		b = strconv.AppendInt(b, int64(g), 10)
+		b = append(b, ';')
+		return strconv.AppendInt(b, int64(bl), 10)
+	}
+	return b
+}
+
+// trimmedEnd returns how many leading cells of a line carry anything: the
+// rest are blank cells in the default style. With anyStyle, blank cells in
+// any style count as nothing (plain text).
+func trimmedEnd(cells []cell, anyStyle bool) int {
+	end := len(cells)
+	for end > 0 {
+		c := cells[end-1]
+		if c.flags&cellWideTail != 0 && end >= 2 && cells[end-2].flags&cellWide != 0 {
+			break
+		}
+		if !c.isBlank() || !anyStyle && c.style != 0 {
+			break
+		}
+		end--
+	}
+	return end
+}
+
+// paintCells draws cells[:end]. A wide character's second column is drawn
+// by its first; a broken half is drawn as a space so columns stay aligned.
+func (p *painter) paintCells(cells []cell, end int) {
+	for x := 0; x < end; x++ {
+		c := cells[x]
+		p.setStyle(c.style)
+		switch {
+		case c.flags&cellWideTail != 0:
+			if x == 0 || cells[x-1].flags&cellWide == 0 {
+				p.b = append(p.b, ' ')
+			}
+		case c.flags&cellWide != 0 && (x+1 >= len(cells) || cells[x+1].flags&cellWideTail == 0):
+			p.b = append(p.b, ' ')
+		case c.r < 0x80 && c.r >= 0x20 && c.flags == 0:
+			p.b = append(p.b, byte(c.r))
+		default:
+			p.b = p.s.cellText(p.b, c)
+			if c.flags&cellCluster != 0 && strings.HasSuffix(p.s.clusters.list[c.r], "\u200d") {
+				// A cluster ending in a ZWJ would swallow the next
+				// character: any sequence in between ends the join.
+				p.b = appendSGR(p.b, &p.s.styles.list[p.cur])
+			}
+		}
+	}
+}

@@ -1,0 +1,256 @@
+package screen
+
+import "unicode/utf8"
+
+// The side tables grow with the distinct styles, clusters and hyperlinks an
+// application uses. A long-running session can use an unbounded number of
+// them (a truecolor gradient makes a new style per cell), so when a table is
+// full the screen compacts all three: it marks what the cells, the pen and
+// the saved cursors still refer to and renumbers. Compaction walks every
+// cell, which is fine because it happens at most once per tableLimit new
+// entries.
+const (
+	maxStyles       = 1<<16 - 1 // style indexes are uint16
+	maxLinks        = 1<<16 - 1 // link indexes are uint16
+	maxClusters     = 1 << 16
+	maxClusterBytes = 32   // combining characters past this are dropped
+	maxLinkBytes    = 2048 // longer hyperlinks are ignored
+)
+
+// styleTable interns styles. Index 0 is always the default style.
+type styleTable struct {
+	list  []style
+	index map[style]uint16
+}
+
+func (t *styleTable) reset() {
+	t.list = append(t.list[:0], style{})
+	t.index = map[style]uint16{{}: 0}
+}
+
+// clusterTable interns grapheme clusters (a base character followed by
+// combining characters), which do not fit in a cell's rune.
+type clusterTable struct {
+	list  []string
+	index map[string]int32
+}
+
+func (t *clusterTable) reset() {
+	t.list = t.list[:0]
+	t.index = map[string]int32{}
+}
+
+// linkTable interns OSC 8 hyperlinks as their "params;uri" text, which is
+// exactly what a restore writes back. Index 0 means no link.
+type linkTable struct {
+	list  []string
+	index map[string]uint16
+}
+
+func (t *linkTable) reset() {
+	t.list = append(t.list[:0], "")
+	t.index = map[string]uint16{}
+}
+
+// internPen makes s.pen's index current. It is the only way a style other
+// than a background-only one enters the table, which keeps compaction simple:
+// compaction rewrites s.pen itself, so a caller never holds a stale style.
+func (s *Screen) internPen() {
+	s.penIdx = s.internStyle(&s.pen)
+}
+
+func (s *Screen) internStyle(st *style) uint16 {
+	if id, ok := s.styles.index[*st]; ok {
+		return id
+	}
+	if len(s.styles.list) >= maxStyles {
+		s.compact()
+		if id, ok := s.styles.index[*st]; ok {
+			return id
+		}
+		if len(s.styles.list) >= maxStyles {
+			return 0 // more live styles than indexes: draw in the default style
+		}
+	}
+	id := uint16(len(s.styles.list))
+	s.styles.list = append(s.styles.list, *st)
+	s.styles.index[*st] = id
+	return id
+}
+
+// eraseStyle is the style of cells that erase, scroll and insert operations
+// create: the pen's background colour and nothing else.
+func (s *Screen) eraseStyle() uint16 {
+	if s.pen.bg == colorDefault {
+		return 0
+	}
+	if s.eraseValid && s.eraseBG == s.pen.bg {
+		return s.eraseIdx
+	}
+	st := style{bg: s.pen.bg}
+	s.eraseIdx = s.internStyle(&st)
+	s.eraseBG, s.eraseValid = s.pen.bg, true
+	return s.eraseIdx
+}
+
+func (s *Screen) blank() cell { return blankCell(s.eraseStyle()) }
+
+// internCluster returns the cluster index of text, or -1 if the table is full
+// of live clusters.
+func (s *Screen) internCluster(text []byte) int32 {
+	if id, ok := s.clusters.index[string(text)]; ok {
+		return id
+	}
+	if len(s.clusters.list) >= maxClusters {
+		s.compact()
+		if len(s.clusters.list) >= maxClusters {
+			return -1
+		}
+	}
+	id := int32(len(s.clusters.list))
+	str := string(text)
+	s.clusters.list = append(s.clusters.list, str)
+	s.clusters.index[str] = id
+	return id
+}
+
+// internLink returns the link index of "params;uri", or 0 if the table is
+// full of live links.
+func (s *Screen) internLink(text []byte) uint16 {
+	if id, ok := s.links.index[string(text)]; ok {
+		return id
+	}
+	if len(s.links.list) >= maxLinks {
+		s.compact()
+		if len(s.links.list) >= maxLinks {
+			return 0
+		}
+	}
+	id := uint16(len(s.links.list))
+	str := string(text)
+	s.links.list = append(s.links.list, str)
+	s.links.index[str] = id
+	return id
+}
+
+// cellText appends the characters of c (not its style) to dst.
+func (s *Screen) cellText(dst []byte, c cell) []byte {
+	switch {
+	case c.flags&cellCluster != 0:
+		return append(dst, s.clusters.list[c.r]...)
+	case c.r == 0:
+		return append(dst, ' ')
+	default:
+		return utf8.AppendRune(dst, c.r)
+	}
+}
+
+// forEachLine calls f for every line the screen holds: both grids, history
+// included.
+func (s *Screen) forEachLine(f func(l *line)) {
+	for _, g := range [2]*grid{s.primary, s.alt} {
+		if g == nil {
+			continue
+		}
+		for y := -g.history; y < g.rows; y++ {
+			f(g.line(y))
+		}
+	}
+}
+
+// compact drops the styles, clusters and links nothing refers to any more and
+// renumbers the rest.
+func (s *Screen) compact() {
+	usedStyle := make([]bool, len(s.styles.list))
+	usedCluster := make([]bool, len(s.clusters.list))
+	usedStyle[0] = true
+	s.forEachLine(func(l *line) {
+		for _, c := range l.cells {
+			usedStyle[c.style] = true
+			if c.flags&cellCluster != 0 {
+				usedCluster[c.r] = true
+			}
+		}
+	})
+
+	// Links: those of live styles, of the pen and of the saved cursors.
+	usedLink := make([]bool, len(s.links.list))
+	for i, st := range s.styles.list {
+		if usedStyle[i] {
+			usedLink[st.link] = true
+		}
+	}
+	pens := []*style{&s.pen, &s.primary.saved.pen}
+	if s.alt != nil {
+		pens = append(pens, &s.alt.saved.pen)
+	}
+	for _, p := range pens {
+		usedLink[p.link] = true
+	}
+	linkMap := make([]uint16, len(s.links.list))
+	oldLinks := s.links.list
+	s.links.reset()
+	for i, text := range oldLinks {
+		if i == 0 || !usedLink[i] {
+			continue
+		}
+		id := uint16(len(s.links.list))
+		s.links.list = append(s.links.list, text)
+		s.links.index[text] = id
+		linkMap[i] = id
+	}
+	for _, p := range pens {
+		p.link = linkMap[p.link]
+	}
+
+	styleMap := make([]uint16, len(s.styles.list))
+	oldStyles := s.styles.list
+	s.styles = styleTable{}
+	s.styles.reset()
+	for i, st := range oldStyles {
+		if i == 0 || !usedStyle[i] {
+			continue
+		}
+		st.link = linkMap[st.link]
+		id, ok := s.styles.index[st]
+		if !ok {
+			id = uint16(len(s.styles.list))
+			s.styles.list = append(s.styles.list, st)
+			s.styles.index[st] = id
+		}
+		styleMap[i] = id
+	}
+
+	clusterMap := make([]int32, len(s.clusters.list))
+	oldClusters := s.clusters.list
+	s.clusters = clusterTable{}
+	s.clusters.reset()
+	for i, text := range oldClusters {
+		if !usedCluster[i] {
+			continue
+		}
+		id := int32(len(s.clusters.list))
+		s.clusters.list = append(s.clusters.list, text)
+		s.clusters.index[text] = id
+		clusterMap[i] = id
+	}
+
+	s.forEachLine(func(l *line) {
+		for i := range l.cells {
+			c := &l.cells[i]
+			c.style = styleMap[c.style]
+			if c.flags&cellCluster != 0 {
+				c.r = clusterMap[c.r]
+			}
+		}
+	})
+	s.eraseValid = false
+	s.penIdx = 0 // the pen may not be in the table any more; the caller re-interns
+	if id, ok := s.styles.index[s.pen]; ok {
+		s.penIdx = id
+	} else if len(s.styles.list) < maxStyles {
+		s.penIdx = uint16(len(s.styles.list))
+		s.styles.list = append(s.styles.list, s.pen)
+		s.styles.index[s.pen] = s.penIdx
+	}
+}

@@ -1,0 +1,59 @@
+package screen
+
+import "testing"
+
+func TestWideAndCombining(t *testing.T) {
+	runScreenCases(t, []screenCase{
+		{name: "wide characters take two columns", in: "中文x", want: []string{"中文x"}, cursor: at(5, 0),
+			check: func(t *testing.T, s *Screen) {
+				if c := cellAt(s, 0, 0); c.flags != cellWide {
+					t.Errorf("first half %+v", c)
+				}
+				if c := cellAt(s, 1, 0); c.flags != cellWideTail {
+					t.Errorf("second half %+v", c)
+				}
+			}},
+		{name: "a wide character that does not fit wraps early", in: "012345678中", want: []string{"012345678", "中"}, cursor: at(2, 1)},
+		{name: "a wide character filling the line leaves a pending wrap", in: "01234567中x", want: []string{"01234567中", "x"}},
+		{name: "without autowrap a wide character that does not fit is dropped", in: "\x1b[?7l012345678中", want: []string{"012345678"}},
+		{name: "overwriting the first half erases the second", in: "中文\x1b[1Gx", want: []string{"x 文"}},
+		{name: "overwriting the second half erases the first", in: "中文\x1b[2Gx", want: []string{" x文"}},
+		{name: "a wide character over two halves", in: "中文\x1b[2G字", want: []string{" 字"}},
+		{name: "erasing half a wide character", in: "中文\x1b[2G\x1b[1X", want: []string{"  文"}},
+		{name: "ICH pushes a wide character off the edge", in: "012345678\x1b[1G\x1b[2@", want: []string{"  01234567"}},
+		{name: "ICH splits a wide character", in: "中\x1b[2G\x1b[@", want: []string{}},
+		{name: "DCH pulls half a wide character", in: "a中b\x1b[2G\x1b[P", want: []string{"a b"}},
+		{name: "combining characters join the previous cell", in: "e\u0301a\u0308", want: []string{"e\u0301a\u0308"}, cursor: at(2, 0)},
+		{name: "combining after a wide character", in: "中\u0301x", want: []string{"中\u0301x"}},
+		{name: "combining at a pending wrap", in: "012345678e\u0301", want: []string{"012345678e\u0301"}},
+		{name: "combining at column 0 is dropped", in: "\u0301x", want: []string{"x"}},
+		{name: "ZWJ sequences stay in one cell", in: "👨\u200d👩\u200d👧x", want: []string{"👨\u200d👩\u200d👧x"}, cursor: at(3, 0)},
+		{name: "combining characters are bounded", in: "e" + repeatString("\u0301", 100), want: []string{"e" + repeatString("\u0301", 15)}, check: func(t *testing.T, s *Screen) {
+			if n := len(s.cellText(nil, cellAt(s, 0, 0))); n > maxClusterBytes {
+				t.Errorf("cluster of %d bytes", n)
+			}
+		}},
+		{name: "REP of a wide character", in: "中\x1b[2b", want: []string{"中中中"}},
+	})
+}
+
+func repeatString(s string, n int) string {
+	var b []byte
+	for range n {
+		b = append(b, s...)
+	}
+	return string(b)
+}
+
+func TestCharsets(t *testing.T) {
+	runScreenCases(t, []screenCase{
+		{name: "DEC special graphics in G0", in: "\x1b(0lqk\x1b(Bq", want: []string{"┌─┐q"}},
+		{name: "SO and SI switch to G1", in: "\x1b)0a\x0eqx\x0fq", want: []string{"a─│q"}},
+		{name: "UK set maps the pound sign", in: "\x1b(A#\x1b(B#", want: []string{"£#"}},
+		{name: "single shift", in: "\x1b*0\x1bNqq", want: []string{"─q"}},
+		{name: "LS2 invokes G2", in: "\x1b*0\x1bnqq", want: []string{"──"}},
+		{name: "graphics set through the slow path at a wrap", in: "\x1b(0" + "qqqqqqqqqqq", want: []string{"──────────", "─"}},
+		{name: "DECSC saves the character sets", in: "\x1b(0\x1b7\x1b(B\x1b8q", want: []string{"─"}},
+		{name: "RIS resets the character sets", in: "\x1b(0\x1bcq", want: []string{"q"}},
+	})
+}
