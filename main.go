@@ -244,15 +244,24 @@ func newCommand() *cli.Command {
 			if err != nil {
 				return fail(1, "cannot find my own binary to start the server: %v", err)
 			}
-			conn, err := attach.DialOrStart(socket, exe)
-			if err != nil {
-				return fail(1, "%v", err)
+			req := wire.New{Name: name, Config: sessionConfig(c, command)}
+			for try := 0; ; try++ {
+				conn, err := attach.DialOrStart(socket, exe)
+				if err != nil {
+					return fail(1, "%v", err)
+				}
+				err = conn.Request(wire.TypeNew, req, nil)
+				conn.Close()
+				if attach.IsCode(err, wire.CodeStopping) && try < 20 {
+					// The server is on its way out; the next try starts one.
+					time.Sleep(50 * time.Millisecond)
+					continue
+				}
+				if err != nil {
+					return fail(1, "%v", err)
+				}
+				return nil
 			}
-			defer conn.Close()
-			if err := conn.Request(wire.TypeNew, wire.New{Name: name, Config: sessionConfig(c, command)}, nil); err != nil {
-				return fail(1, "%v", err)
-			}
-			return nil
 		},
 	}
 }

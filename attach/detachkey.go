@@ -15,7 +15,8 @@ var ErrBadDetachKey = errors.New("attach: bad detach key")
 // terminal sends instead when an application enabled that protocol.
 type DetachKey struct {
 	b     byte
-	kitty []byte
+	kitty []byte // CSI code;5u
+	other []byte // xterm modifyOtherKeys: CSI 27;5;code~ (vim 9 turns it on)
 }
 
 // NoDetachKey turns detaching off.
@@ -32,11 +33,19 @@ func ParseDetachKey(s string) (DetachKey, error) {
 	}
 	c := k[0]
 	switch {
-	case 'a' <= c && c <= 'z', c == '@', c == '[', c == '\\', c == ']', c == '^', c == '_':
+	case c == 'h' || c == 'i' || c == 'j' || c == 'm':
+		// Backspace, Tab, Enter: every terminal sends these unasked.
+		return DetachKey{}, fmt.Errorf("%w %q: that is also Backspace, Tab or Enter; pick another", ErrBadDetachKey, s)
+	case 'a' <= c && c <= 'z', c == '@', c == '\\', c == ']', c == '^', c == '_':
 	default:
-		return DetachKey{}, fmt.Errorf("%w %q: use ctrl-a..ctrl-z, ctrl-\\, ctrl-], ctrl-^, ctrl-_ or none", ErrBadDetachKey, s)
+		// ctrl-[ is ESC, which starts every arrow key and terminal report.
+		return DetachKey{}, fmt.Errorf("%w %q: use ctrl-a..ctrl-z (not h, i, j, m), ctrl-\\, ctrl-], ctrl-^, ctrl-_ or none", ErrBadDetachKey, s)
 	}
-	return DetachKey{b: c & 0x1f, kitty: []byte(fmt.Sprintf("\x1b[%d;5u", c))}, nil
+	return DetachKey{
+		b:     c & 0x1f,
+		kitty: []byte(fmt.Sprintf("\x1b[%d;5u", c)),
+		other: []byte(fmt.Sprintf("\x1b[27;5;%d~", c)),
+	}, nil
 }
 
 // Enabled reports whether the key detaches at all.
@@ -50,10 +59,11 @@ func (k DetachKey) find(b []byte) int {
 	if !k.Enabled() {
 		return -1
 	}
-	i := bytes.IndexByte(b, k.b)
-	j := bytes.Index(b, k.kitty)
-	if j < 0 || (i >= 0 && i < j) {
-		return i
+	first := -1
+	for _, i := range []int{bytes.IndexByte(b, k.b), bytes.Index(b, k.kitty), bytes.Index(b, k.other)} {
+		if i >= 0 && (first < 0 || i < first) {
+			first = i
+		}
 	}
-	return j
+	return first
 }

@@ -23,6 +23,10 @@ func TestParseDetachKey(t *testing.T) {
 		{spec: "ctrl-", err: true},
 		{spec: "ctrl-ab", err: true},
 		{spec: "ctrl-1", err: true},
+		{spec: "ctrl-[", err: true},
+		{spec: "ctrl-i", err: true},
+		{spec: "ctrl-m", err: true},
+		{spec: "ctrl-h", err: true},
 		{spec: "", err: true},
 	}
 	for _, tc := range cases {
@@ -54,6 +58,8 @@ func TestDetachKeyFind(t *testing.T) {
 		{"\x1b[92;5uz\x1c", 0},
 		{"x\x1cy\x1b[92;5u", 1},
 		{"\x1b[92;5", -1},
+		{"ab\x1b[27;5;92~", 2},
+		{"\x1b[A\x1b[B", -1},
 	}
 	for _, tc := range cases {
 		if got := k.find([]byte(tc.in)); got != tc.want {

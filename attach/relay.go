@@ -63,10 +63,14 @@ func Run(opts Options) int {
 	}
 	defer conn.Close()
 
+	// Signals are caught before raw mode, so a SIGTERM from here on still
+	// restores the terminal.
+	r := newRelay(conn, opts, isTerm)
 	restore := func() {}
 	if isTerm {
 		state, err := term.MakeRaw(fd)
 		if err != nil {
+			signal.Stop(r.sigs)
 			fmt.Fprintf(opts.Stderr, "wr: cannot put the terminal in raw mode: %v\n", err)
 			return 1
 		}
@@ -75,7 +79,6 @@ func Run(opts Options) int {
 	}
 	defer restore()
 
-	r := newRelay(conn, opts, isTerm)
 	out := r.run()
 	r.stop()
 	if isTerm {
@@ -146,7 +149,7 @@ type relay struct {
 }
 
 func newRelay(conn *Conn, opts Options, isTerm bool) *relay {
-	return &relay{
+	r := &relay{
 		conn: conn, opts: opts, isTerm: isTerm,
 		frames: make(chan []byte, 64),
 		result: make(chan outcome, 4),
@@ -154,6 +157,8 @@ func newRelay(conn *Conn, opts Options, isTerm bool) *relay {
 		sigs:   make(chan os.Signal, 8),
 		term:   newTermState(),
 	}
+	signal.Notify(r.sigs, syscall.SIGWINCH, syscall.SIGTERM, syscall.SIGHUP, syscall.SIGINT, syscall.SIGQUIT)
+	return r
 }
 
 func (r *relay) finish(o outcome) {
@@ -176,7 +181,6 @@ func (r *relay) send(t wire.Type, p []byte) {
 }
 
 func (r *relay) run() outcome {
-	signal.Notify(r.sigs, syscall.SIGWINCH, syscall.SIGTERM, syscall.SIGHUP, syscall.SIGINT, syscall.SIGQUIT)
 	r.wg.Add(2)
 	go r.writeLoop()
 	go r.readServer()

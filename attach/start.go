@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"strings"
 	"syscall"
 	"time"
 
@@ -41,6 +42,23 @@ func DialOrStart(socket, exe string) (*Conn, error) {
 	if c, err := Dial(socket); err == nil || !errors.Is(err, ErrNoServer) {
 		return c, err
 	}
+	deadline := time.Now().Add(startTimeout)
+	for {
+		c, err := startServer(socket, exe, deadline)
+		if err == nil || !errors.Is(err, errExitedAtStart) || time.Now().After(deadline) {
+			return c, err
+		}
+		// A server that was shutting down still held the server lock, so
+		// ours stepped aside; by now the old one has let go.
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+// errExitedAtStart: the started server exited without answering.
+var errExitedAtStart = errors.New("attach: the server exited at start")
+
+// startServer starts one server process and waits for the socket to answer.
+func startServer(socket, exe string, deadline time.Time) (*Conn, error) {
 	null, err := os.OpenFile(os.DevNull, os.O_RDWR, 0)
 	if err != nil {
 		return nil, err
@@ -49,13 +67,16 @@ func DialOrStart(socket, exe string) (*Conn, error) {
 	cmd := exec.Command(exe, "--socket", socket, "server", "run", "--daemon")
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = null, null, null
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
+	// The server serves every session of this socket: it must not carry the
+	// identity of the session it happened to be started from, or killing
+	// that session would sweep the server too.
+	cmd.Env = withoutSessionVars(os.Environ())
 	if err := cmd.Start(); err != nil {
 		return nil, fmt.Errorf("start the server (%s): %w", exe, err)
 	}
 	exited := make(chan error, 1)
 	go func() { exited <- cmd.Wait() }()
 
-	deadline := time.Now().Add(startTimeout)
 	for delay := time.Millisecond; ; delay = min(delay*2, 50*time.Millisecond) {
 		c, err := Dial(socket)
 		if err == nil || !errors.Is(err, ErrNoServer) {
@@ -67,11 +88,23 @@ func DialOrStart(socket, exe string) (*Conn, error) {
 			if c, err := Dial(socket); err == nil {
 				return c, nil
 			}
-			return nil, fmt.Errorf("the server exited at start (%v); see %s.log", werr, socket)
+			return nil, fmt.Errorf("%w (%v); see %s.log", errExitedAtStart, werr, socket)
 		case <-time.After(delay):
 		}
 		if time.Now().After(deadline) {
 			return nil, fmt.Errorf("the server did not answer on %s within %v; see %s.log", socket, startTimeout, socket)
 		}
 	}
+}
+
+// withoutSessionVars drops the variables that tie a process to a session.
+func withoutSessionVars(env []string) []string {
+	out := env[:0:0]
+	for _, kv := range env {
+		if strings.HasPrefix(kv, "WR_SESSION=") || strings.HasPrefix(kv, "WR_SESSION_ID=") {
+			continue
+		}
+		out = append(out, kv)
+	}
+	return out
 }

@@ -64,6 +64,7 @@ func TestUsageErrors(t *testing.T) {
 		{"nosuchcommand"},
 		{"attach", "x", "extra"},
 		{"attach", "--detach-key", "meta-x", "x"},
+		{"attach", "--detach-key", "ctrl-[", "x"},
 		{"wait"},
 	} {
 		if r := e.wr(args...); r.code != 2 || r.stderr == "" {

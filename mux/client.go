@@ -74,12 +74,15 @@ func (c *client) send(t wire.Type, p []byte) {
 		if c.lagging {
 			return
 		}
-		if c.queued+len(p) > maxQueued {
+		// Each entry costs at least 64 bytes: a flood of tiny chunks must
+		// not hold millions of them.
+		cost := max(len(p), 64)
+		if c.queued+cost > c.budget() {
 			c.dropQueuedOutput()
 			c.lagging = true
 			return
 		}
-		c.queued += len(p)
+		c.queued += cost
 		for len(p) > wire.MaxPayload {
 			c.queue = append(c.queue, frame{t, p[:wire.MaxPayload:wire.MaxPayload]})
 			p = p[wire.MaxPayload:]
@@ -96,9 +99,22 @@ func (c *client) signal() {
 	}
 }
 
+// relayBudget is the larger queue of a client with no terminal (a relay
+// into a pipe), which wants the program's bytes and has no screen to redraw.
+const relayBudget = 16 * maxQueued
+
+// budget is how much output may wait for this client.
+func (c *client) budget() int {
+	if c.cols == 0 {
+		return relayBudget
+	}
+	return maxQueued
+}
+
 // resyncIfLagging queues a full redraw from scr for a client that fell
 // behind. Called with the session's mu held, so the redraw is followed by
-// exactly the output after it.
+// exactly the output after it. A relay gets a plain-text notice instead: a
+// drawing is no use to a pipe.
 func (c *client) resyncIfLagging(scr interface{ AppendRestore([]byte) []byte }) {
 	c.qmu.Lock()
 	lagging := c.lagging && !c.closing
@@ -107,7 +123,11 @@ func (c *client) resyncIfLagging(scr interface{ AppendRestore([]byte) []byte }) 
 		c.lagging = false
 	}
 	c.qmu.Unlock()
-	if lagging {
+	switch {
+	case !lagging:
+	case c.cols == 0:
+		c.sendRedraw([]byte("\r\n[wr: output dropped: this client fell too far behind]\r\n"))
+	default:
 		c.sendRedraw(scr.AppendRestore(nil))
 	}
 }

@@ -61,6 +61,9 @@ func (ss *session) forward(c *client, out []byte, segs []segment) error {
 			if !answers {
 				continue
 			}
+		case inputOwner:
+			// Forwarded as the owner: it needs no deciding, and must not
+			// take the size back if another client claimed it meanwhile.
 		}
 		if err := ss.writePTY(out[s.start:s.end]); err != nil {
 			return err

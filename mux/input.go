@@ -23,6 +23,9 @@ const (
 	// from anyone, claims nothing (scrolling a window you are reading is
 	// not taking over its size).
 	inputPassive
+	// inputOwner is the owner's input, passed through undecided: forwarded,
+	// claims nothing (the client owned the size when it was read).
+	inputOwner
 )
 
 func (k inputKind) String() string {
@@ -33,6 +36,8 @@ func (k inputKind) String() string {
 		return "report"
 	case inputPassive:
 		return "passive"
+	case inputOwner:
+		return "owner"
 	}
 	return "none"
 }
@@ -181,16 +186,18 @@ func classifyMouseButton(b int) inputKind {
 // classify appends the classified runs of b to the classifier's output and
 // returns them; the slices are valid until the next call. With passthrough
 // set (the client owns the size, so nothing it sends needs deciding) every
-// byte is forwarded at once as acting input, and the parser still follows
-// along so a later non-owner frame is read in context.
+// byte is forwarded at once as the owner's, and the parser still follows
+// along so a later non-owner frame is read in context. The rest of a
+// sequence whose start went out that way goes out the same way (see
+// flush): half a report dropped would leave the application half of one.
 func (c *inputClassifier) classify(b []byte, passthrough bool) ([]byte, []segment) {
 	c.out, c.segs = c.out[:0], c.segs[:0]
 	if passthrough {
 		if len(c.seq) > c.seqSent {
-			c.emit(inputAct, c.seq[c.seqSent:])
+			c.emit(inputOwner, c.seq[c.seqSent:])
 		}
 		c.seqSent = len(c.seq)
-		c.emit(inputAct, b)
+		c.emit(inputOwner, b)
 	}
 	for i := 0; i < len(b); i++ {
 		// Fast path: printable ASCII in the ground state is a keystroke and
@@ -330,6 +337,9 @@ func (c *inputClassifier) checkCaps(passthrough bool) {
 // flush ends the held sequence as one run of kind k.
 func (c *inputClassifier) flush(k inputKind, passthrough bool) {
 	if !passthrough && len(c.seq) > c.seqSent {
+		if c.seqSent > 0 {
+			k = inputOwner // its start already went through as the owner's
+		}
 		c.emit(k, c.seq[c.seqSent:])
 	}
 	c.seq = c.seq[:0]
@@ -349,13 +359,30 @@ func (c *inputClassifier) emit(k inputKind, b []byte) {
 	c.segs = append(c.segs, segment{kind: k, start: start, end: len(c.out)})
 }
 
-// loneESC reports whether all that is held is a single ESC: a person
-// pressing Escape, or the first byte of a report whose rest is in flight.
+// loneESC reports whether all that is held is a single ESC (a person
+// pressing Escape, or the first byte of a report whose rest is in flight),
+// or an ESC and a string introducer with nothing after it: Alt with _ P ]
+// X or ^ (M-_ is bash's yank-last-arg) looks like the start of a string,
+// and a string never ends by typing, so left alone it would swallow every
+// keystroke after it.
 func (c *inputClassifier) loneESC() bool {
-	return len(c.seq)-c.seqSent == 1 && len(c.seq) == 1 && c.seq[0] == ansi.ESC && !c.paste && c.x10Need == 0
+	if c.seqSent != 0 || c.paste || c.x10Need > 0 || c.strESC || len(c.seq) == 0 || c.seq[0] != ansi.ESC {
+		return false
+	}
+	switch len(c.seq) {
+	case 1:
+		return true
+	case 2:
+		switch c.seq[1] {
+		case '_', 'P', ']', 'X', '^':
+			return true
+		}
+	}
+	return false
 }
 
-// resolveESC settles a lone ESC that nothing followed: it was a keystroke.
+// resolveESC settles what loneESC held when nothing followed in time: it
+// was typed.
 func (c *inputClassifier) resolveESC() ([]byte, []segment) {
 	c.out, c.segs = c.out[:0], c.segs[:0]
 	if c.loneESC() {

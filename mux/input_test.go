@@ -52,6 +52,9 @@ var classifyCases = []struct {
 	{"utf-8", "é日本🙂", []run{act("é日本🙂")}},
 	{"lone escape", "\x1b", []run{act("\x1b")}},
 	{"alt-x", "\x1bx", []run{act("\x1bx")}},
+	{"alt-underscore", "\x1b_", []run{act("\x1b_")}},
+	{"alt-P", "\x1bP", []run{act("\x1bP")}},
+	{"alt-close-bracket", "\x1b]", []run{act("\x1b]")}},
 	{"arrow", "\x1b[A", []run{act("\x1b[A")}},
 	{"ctrl-up", "\x1b[1;5A", []run{act("\x1b[1;5A")}},
 	{"ss3 F1", "\x1bOP", []run{act("\x1bOP")}},
@@ -183,6 +186,22 @@ func TestClassifyByteAtATime(t *testing.T) {
 	}
 }
 
+// Alt-_ then typing: once the 25 ms pass with nothing after the introducer,
+// it and what follows are keystrokes, not a string swallowing them.
+func TestAltStringIntroducerIsTyped(t *testing.T) {
+	c := newInputClassifier()
+	var got runs
+	got.add(c.classify([]byte("\x1b_"), false))
+	if !c.loneESC() {
+		t.Fatal("ESC _ alone should wait, like a lone ESC")
+	}
+	got.add(c.resolveESC())
+	got.add(c.classify([]byte("echo hi\r"), false))
+	if formatRuns(got) != formatRuns([]run{act("\x1b_echo hi\r")}) {
+		t.Fatalf("got %s", formatRuns(got))
+	}
+}
+
 // A lone ESC is held, not lost: the next byte resolves it.
 func TestLoneEscapeHeld(t *testing.T) {
 	c := newInputClassifier()
@@ -205,25 +224,29 @@ func TestLoneEscapeHeld(t *testing.T) {
 // without repeating what was already forwarded.
 func TestPassthroughForwardsAtOnce(t *testing.T) {
 	c := newInputClassifier()
-	out, _ := c.classify([]byte("a\x1b"), true)
-	if string(out) != "a\x1b" {
-		t.Fatalf("owner frame forwarded %q, want all of it", out)
+	if out, segs := c.classify([]byte("a\x1b"), true); string(out) != "a\x1b" || len(segs) != 1 || segs[0].kind != inputOwner {
+		t.Fatalf("owner frame forwarded %q %v, want all of it as the owner's", out, segs)
 	}
-	out, _ = c.classify([]byte("[?62c"), false)
+	// The rest of a sequence whose start went through as the owner's goes
+	// the same way, whoever owns the size now: dropping it as a report would
+	// leave the application half a sequence.
 	var got runs
-	got.add(out, nil)
-	_, segs := c.classify(nil, false)
-	if len(segs) != 0 {
-		t.Fatal("unexpected output")
+	got.add(c.classify([]byte("[?62c"), false))
+	if formatRuns(got) != formatRuns([]run{{inputOwner, "[?62c"}}) {
+		t.Fatalf("tail after an owner's ESC = %s", formatRuns(got))
 	}
-	// The tail of the report arrives as a non-owner: only the new bytes go
-	// out, as a report.
 	c2 := newInputClassifier()
 	c2.classify([]byte("\x1b[?6"), true)
 	var tail runs
 	tail.add(c2.classify([]byte("2c"), false))
-	if formatRuns(tail) != formatRuns([]run{report("2c")}) {
+	if formatRuns(tail) != formatRuns([]run{{inputOwner, "2c"}}) {
 		t.Fatalf("tail after passthrough = %s", formatRuns(tail))
+	}
+	// Once the sequence is over, the next one is decided afresh.
+	tail = nil
+	tail.add(c2.classify([]byte("\x1b[I"), false))
+	if formatRuns(tail) != formatRuns([]run{report("\x1b[I")}) {
+		t.Fatalf("the next report = %s", formatRuns(tail))
 	}
 	// And a non-owner's held head goes out first when it becomes the owner.
 	c3 := newInputClassifier()

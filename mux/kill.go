@@ -30,7 +30,7 @@ func killSessions(targets []*session) []string {
 	sweeps := make([]*proc.Sweep, 0, len(targets))
 	for _, ss := range targets {
 		ss.killed.Store(true)
-		sweeps = append(sweeps, proc.Snapshot(ss.pid, ss.proc.ForegroundPgrp(), ss.marker))
+		sweeps = append(sweeps, ss.snapshot())
 	}
 	for i, ss := range targets {
 		sweeps[i].Hangup()
@@ -48,4 +48,16 @@ func killSessions(targets []*session) []string {
 	}
 	sort.Strings(names)
 	return names
+}
+
+// snapshot records the session's processes. Once the child has been reaped
+// its pid (and process group) may already be someone else's, so only the
+// processes carrying the session's marker are taken then.
+func (ss *session) snapshot() *proc.Sweep {
+	ss.reapMu.Lock()
+	defer ss.reapMu.Unlock()
+	if ss.exitedAt.Load() != 0 {
+		return proc.Snapshot(0, 0, ss.marker)
+	}
+	return proc.Snapshot(ss.pid, ss.proc.ForegroundPgrp(), ss.marker)
 }

@@ -21,7 +21,9 @@ func (s *Server) getOrCreate(name string, create, exclusive bool, cfg wire.Sessi
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if ss, ok := s.sessions[name]; ok {
+	// A session whose command has exited is only draining its last output:
+	// its name is free again, and attaching to it would only end at once.
+	if ss, ok := s.sessions[name]; ok && ss.exitedAt.Load() == 0 {
 		if exclusive {
 			return nil, false, &wire.Error{Code: wire.CodeExists, Message: fmt.Sprintf("a session named %s already exists", name)}
 		}

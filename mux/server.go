@@ -46,6 +46,7 @@ type Server struct {
 	log     *log.Logger
 	started time.Time
 	ln      *net.UnixListener
+	unlock  func() // releases the server lock; idempotent
 
 	mu         sync.Mutex
 	sessions   map[string]*session
@@ -76,7 +77,8 @@ func Run(opts Options) error {
 	if err != nil {
 		return err
 	}
-	defer unlock()
+	s.unlock = sync.OnceFunc(unlock)
+	defer s.unlock()
 	// We hold the server lock, so a socket file here is a dead server's.
 	if err := os.Remove(s.socket); err != nil && !errors.Is(err, os.ErrNotExist) {
 		return fmt.Errorf("remove stale socket %s: %w", s.socket, err)
@@ -95,11 +97,10 @@ func Run(opts Options) error {
 
 	time.AfterFunc(idleStart, func() {
 		s.mu.Lock()
-		idle := !s.hadSession && len(s.sessions) == 0
-		s.mu.Unlock()
-		if idle {
+		defer s.mu.Unlock()
+		if !s.hadSession && len(s.sessions) == 0 {
 			s.logf("no session arrived in %v; exiting", idleStart)
-			s.shutdown()
+			s.shutdownLocked()
 		}
 	})
 
@@ -109,7 +110,9 @@ func Run(opts Options) error {
 		if err != nil {
 			select {
 			case <-s.stopped:
-				waitTimeout(&wg, 3*time.Second)
+				// Let connections finish their last frames (an Exited
+				// owed to a client that is slow to read).
+				waitTimeout(&wg, 5*time.Second)
 				return nil
 			default:
 			}
@@ -153,26 +156,35 @@ func (s *Server) logf(format string, args ...any) { s.log.Printf(format, args...
 func (s *Server) shutdown() {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	s.shutdownLocked()
+}
+
+// shutdownLocked stops accepting, with mu held: deciding to stop and
+// refusing new sessions happen in one critical section, so a session cannot
+// be created by a server that has decided to exit. The socket is unlinked
+// and the server lock released at once, so a new server can start while
+// this one finishes writing to the connections it still has.
+func (s *Server) shutdownLocked() {
 	if s.stopping {
 		return
 	}
 	s.stopping = true
 	close(s.stopped)
 	s.ln.Close()
+	s.unlock()
 }
 
 // removeSession drops an ended session; the last one gone stops the server.
 func (s *Server) removeSession(ss *session) {
 	s.mu.Lock()
+	defer s.mu.Unlock()
 	if s.sessions[ss.name] == ss {
 		delete(s.sessions, ss.name)
 	}
-	empty := len(s.sessions) == 0
-	s.mu.Unlock()
 	s.logf("session %s ended (code %d)", ss.name, ss.code)
-	if empty {
+	if len(s.sessions) == 0 {
 		s.logf("no sessions left; exiting")
-		s.shutdown()
+		s.shutdownLocked()
 	}
 }
 
@@ -325,6 +337,7 @@ func Daemonize(socket string) (io.Writer, error) {
 		return nil, fmt.Errorf("server log %s: %w", filepath.Clean(path), err)
 	}
 	_, _ = unix.Setsid() // already a leader when the client started us that way
+	_ = os.Chdir("/")    // hold no directory busy; sessions get their own
 	if null, err := os.Open(os.DevNull); err == nil {
 		_ = unix.Dup2(int(null.Fd()), 0)
 		null.Close()

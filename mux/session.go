@@ -57,11 +57,12 @@ type session struct {
 	cols, rows int
 	ended      bool
 	code       int
-	attached   atomic.Int32 // len(order), readable without mu
+	answerers  atomic.Int32 // attached clients whose terminal can answer a query
 
 	inputMu sync.Mutex // serialises writes to the PTY so inputs never interleave
 
 	killed   atomic.Bool
+	reapMu   sync.Mutex   // held while the child is reaped, and while a kill reads its pid
 	exitedAt atomic.Int64 // unix nanos when the child was reaped; 0 while running
 	done     chan struct{}
 }
@@ -99,7 +100,7 @@ func (s *Server) startSession(name string, cfg wire.SessionConfig) (*session, er
 		cols: cols, rows: rows, done: make(chan struct{}),
 	}
 	ss.model = newModel(cols, rows, cfg.Scrollback,
-		func() bool { return ss.attached.Load() == 0 },
+		func() bool { return ss.answerers.Load() == 0 },
 		func(p []byte) { _ = ss.writePTY(p) })
 	return ss, nil
 }
@@ -206,6 +207,14 @@ func (ss *session) readLoop(done chan<- struct{}) {
 			ss.lockModel()
 			ss.unlockModel()
 		}
+		if at := ss.exitedAt.Load(); at != 0 {
+			if time.Since(time.Unix(0, at)) > drainMax {
+				return
+			}
+			// Set just before each read: a deadline that passed while this
+			// goroutine was held up elsewhere would cut the drain short.
+			_ = ss.proc.SetReadDeadline(time.Now().Add(drainQuiet))
+		}
 		n, err := ss.proc.Read(arena[off : off+readChunk])
 		if n > 0 {
 			chunk := arena[off : off+n : off+n]
@@ -213,13 +222,10 @@ func (ss *session) readLoop(done chan<- struct{}) {
 			ss.fanOut(chunk)
 		}
 		if err != nil {
-			return
-		}
-		if at := ss.exitedAt.Load(); at != 0 {
-			if time.Since(time.Unix(0, at)) > drainMax {
-				return
+			if errors.Is(err, os.ErrDeadlineExceeded) && ss.proc.Buffered() > 0 {
+				continue // late, not quiet: there is more to drain
 			}
-			_ = ss.proc.SetReadDeadline(time.Now().Add(drainQuiet))
+			return
 		}
 	}
 }
@@ -253,11 +259,16 @@ func (ss *session) unlockModel() {
 // Exited goes out only after the reader has finished, so it follows the
 // last Output on every client's queue.
 func (ss *session) waitLoop(readerDone <-chan struct{}) {
+	ss.proc.WaitExited()
+	// Reap under reapMu: a kill snapshots the tree under it too, so it
+	// never reads the child's pid after the pid is free for reuse.
+	ss.reapMu.Lock()
 	code, err := ss.proc.Wait()
+	ss.exitedAt.Store(time.Now().UnixNano())
+	ss.reapMu.Unlock()
 	if err != nil {
 		ss.srv.logf("session %s: wait: %v", ss.name, err)
 	}
-	ss.exitedAt.Store(time.Now().UnixNano())
 	_ = ss.proc.SetReadDeadline(time.Now().Add(drainQuiet))
 	<-readerDone
 	if ss.killed.Load() {
@@ -273,7 +284,7 @@ func (ss *session) end(code int) {
 	ss.code = code
 	clients := ss.order
 	ss.clients, ss.order, ss.owner = map[int]*client{}, nil, nil
-	ss.attached.Store(0)
+	ss.answerers.Store(0)
 	for _, c := range clients {
 		// A client that fell behind gets the final screen before Exited.
 		c.resyncIfLagging(ss.model.scr)
@@ -305,9 +316,9 @@ func (ss *session) attach(c *client, accepted []byte, restore bool) bool {
 	c.send(wire.TypeAttached, accepted)
 	ss.clients[c.id] = c
 	ss.order = append(ss.order, c)
-	ss.attached.Store(int32(len(ss.order)))
 	// Size first: a client that takes the size sees the screen at its size.
 	ss.sizeAttach(c)
+	ss.countAnswerers()
 	if restore && c.cols > 0 {
 		ss.model.sync() // the size may have just changed
 		c.sendRedraw(ss.model.scr.AppendRestore(nil))
@@ -332,6 +343,14 @@ func (ss *session) capture(opt screen.TextOptions) string {
 
 // detach removes c; its queue still drains before its connection closes.
 func (ss *session) detach(c *client) {
+	// A pending lone-ESC timer must not act for a client that has gone.
+	c.inMu.Lock()
+	c.escGen++
+	if c.escTimer != nil {
+		c.escTimer.Stop()
+		c.escTimer = nil
+	}
+	c.inMu.Unlock()
 	ss.mu.Lock()
 	if _, ok := ss.clients[c.id]; ok {
 		delete(ss.clients, c.id)
@@ -341,7 +360,7 @@ func (ss *session) detach(c *client) {
 				break
 			}
 		}
-		ss.attached.Store(int32(len(ss.order)))
+		ss.countAnswerers()
 		ss.sizeDetach(c)
 	}
 	ss.mu.Unlock()
@@ -351,7 +370,22 @@ func (ss *session) detach(c *client) {
 func (ss *session) resize(c *client, cols, rows int) {
 	ss.mu.Lock()
 	ss.sizeResize(c, max(cols, 0), max(rows, 0))
+	ss.countAnswerers()
 	ss.mu.Unlock()
+}
+
+// countAnswerers records how many attached clients have a terminal that can
+// answer a query (not read-only, not a 0x0 relay). With none, the model
+// answers: a program watched only by read-only clients or pipes would
+// otherwise wait for an answer that never comes. Called with mu held.
+func (ss *session) countAnswerers() {
+	n := 0
+	for _, c := range ss.order {
+		if c.canOwn() {
+			n++
+		}
+	}
+	ss.answerers.Store(int32(n))
 }
 
 // writePTY writes b to the PTY whole; inputs never interleave.

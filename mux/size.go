@@ -27,7 +27,7 @@ func (ss *session) sizeResize(c *client, cols, rows int) {
 
 // sizeAct: a person acted through c; it claims the size if it can.
 func (ss *session) sizeAct(c *client) {
-	if ss.owner != c && c.canOwn() {
+	if ss.owner != c && c.canOwn() && ss.clients[c.id] == c {
 		ss.setOwner(c)
 	}
 }

@@ -90,11 +90,13 @@ func below(es []entry, roots []int) []Proc {
 	seen := map[int]bool{roots[0]: true}
 	queue := []int{roots[0]}
 	for _, r := range roots[1:] {
-		if !seen[r] {
-			seen[r] = true
-			out = append(out, Proc{PID: r, Start: byPID[r].start})
-			queue = append(queue, r)
+		e, ok := byPID[r]
+		if !ok || seen[r] { // gone since it was named: nothing to record
+			continue
 		}
+		seen[r] = true
+		out = append(out, Proc{PID: r, Start: e.start})
+		queue = append(queue, r)
 	}
 	for len(queue) > 0 {
 		p := queue[0]

@@ -1,6 +1,7 @@
 package proc
 
 import (
+	"bytes"
 	"syscall"
 	"time"
 )
@@ -10,8 +11,9 @@ const Grace = 500 * time.Millisecond
 
 // Sweep is one session's processes, recorded before anything is signalled.
 type Sweep struct {
-	pgrp  int    // the terminal's foreground process group, 0 if unknown
-	procs []Proc // the child first, then every descendant
+	pgrp   int    // the terminal's foreground process group, 0 if unknown
+	marker string // the session's environment marker, "" for none
+	procs  []Proc // the child first, then every descendant
 }
 
 // Snapshot records root, all its descendants, and every process that carries
@@ -20,12 +22,20 @@ type Sweep struct {
 // once the shell is hung up its children start exiting and reparenting, and
 // a descendant that has left the table can no longer be found by parent
 // links.
+//
+// A root of 0 records no root (a child already reaped, whose pid may belong
+// to someone else by now): only the marked processes are taken.
 func Snapshot(root, foregroundPgrp int, marker string) *Sweep {
 	return snapshot(osTable, root, foregroundPgrp, marker)
 }
 
 func snapshot(t table, root, pgrp int, marker string) *Sweep {
-	s := &Sweep{pgrp: pgrp}
+	s := &Sweep{pgrp: pgrp, marker: marker}
+	if root <= 0 {
+		ds, _ := descendants(t, -1, marker)
+		s.procs = ds
+		return s
+	}
 	if e, ok := t.lookup(root); ok && !e.zombie {
 		s.procs = append(s.procs, Proc{PID: root, Start: e.start})
 	}
@@ -49,6 +59,46 @@ func (s *Sweep) hangup(t table, send signaller) {
 	for _, p := range s.procs {
 		_ = signal(t, send, p, syscall.SIGHUP)
 	}
+}
+
+// rescan adds what appeared since the snapshot: children of recorded
+// processes that are still the ones recorded, and new carriers of the
+// marker (a process that answers SIGHUP by starting another must not
+// escape). It reports whether it found anything.
+func (s *Sweep) rescan(t table) bool {
+	es, err := t.entries()
+	if err != nil {
+		return false
+	}
+	known := make(map[Proc]bool, len(s.procs))
+	var roots []int
+	for _, p := range s.procs {
+		known[p] = true
+		if alive(t, p) {
+			roots = append(roots, p.PID)
+		}
+	}
+	if s.marker != "" {
+		m := []byte(s.marker + "\x00")
+		for _, e := range es {
+			if e.zombie {
+				continue
+			}
+			env := t.environ(e.pid)
+			if bytes.HasPrefix(env, m) || bytes.Contains(env, append([]byte{0}, m...)) {
+				roots = append(roots, e.pid)
+			}
+		}
+	}
+	found := false
+	for _, p := range below(es, append([]int{-1}, roots...)) {
+		if !known[p] {
+			known[p] = true
+			s.procs = append(s.procs, p)
+			found = true
+		}
+	}
+	return found
 }
 
 // alive reports whether any recorded process is still running.
@@ -92,8 +142,23 @@ func finish(t table, send signaller, sweeps []*Sweep, grace time.Duration, sleep
 		}
 		sleep(poll)
 	}
-	for _, s := range sweeps {
-		s.kill(t, send)
+	// Kill, then look again: a process may have started another in
+	// answer to the hang-up, or between the last look and the kill. Each
+	// round's kill stops its targets forking, so this ends.
+	for round := 0; round < 8; round++ {
+		for _, s := range sweeps {
+			s.rescan(t)
+			s.kill(t, send)
+		}
+		found := false
+		for _, s := range sweeps {
+			if s.rescan(t) {
+				found = true
+			}
+		}
+		if !found {
+			break
+		}
 	}
 	// SIGKILL cannot be caught; give the kernel a moment so the caller
 	// returns after the processes are gone, not merely doomed.

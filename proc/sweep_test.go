@@ -563,3 +563,41 @@ func TestSnapshotFindsMarkedOrphans(t *testing.T) {
 		t.Fatalf("snapshot without marker = %v, want %v", got, want)
 	}
 }
+
+// A process that answers SIGHUP by starting another (or forks while the
+// sweep waits) must not escape: the sweep looks again before and after its
+// SIGKILL, by parent links and by the marker.
+func TestFinishKillsWhatAppearsDuringTheSweep(t *testing.T) {
+	const marker = "WR_SESSION_ID=feed"
+	tab := newTable(
+		entry{pid: 10, ppid: 1, start: 100},
+		entry{pid: 11, ppid: 10, start: 101}, // traps HUP and starts 20
+	)
+	tab.env = map[int]string{10: marker + "\x00", 11: marker + "\x00"}
+	rec := &recorder{}
+	rec.effect = func(pid int, sig syscall.Signal) error {
+		switch {
+		case pid == 11 && sig == syscall.SIGHUP:
+			// Its trap starts a child that ignores SIGHUP...
+			tab.procs[20] = entry{pid: 20, ppid: 11, start: 200}
+			tab.env[20] = marker + "\x00"
+		case pid == 11 && sig == syscall.SIGKILL:
+			// ...and, at the last moment, an orphan carrying the marker.
+			tab.procs[30] = entry{pid: 30, ppid: 1, start: 300}
+			tab.env[30] = "A=1\x00" + marker + "\x00"
+			delete(tab.procs, 11)
+		case sig == syscall.SIGKILL:
+			delete(tab.procs, pid)
+		}
+		return nil
+	}
+	s := snapshot(tab, 10, 0, marker)
+	s.hangup(tab, rec.send)
+	clk := &clock{}
+	finish(tab, rec.send, []*Sweep{s}, Grace, clk.sleep)
+	killed := rec.sent(syscall.SIGKILL)
+	slices.Sort(killed)
+	if want := []int{10, 11, 20, 30}; !slices.Equal(killed, want) {
+		t.Fatalf("SIGKILL went to %v, want %v", killed, want)
+	}
+}
