@@ -3,6 +3,7 @@ package mux
 import (
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"wr/screen"
 )
@@ -24,8 +25,10 @@ type model struct {
 	scr *screen.Screen
 
 	// Guarded by the session's mu.
-	pending []modelOp
-	lag     atomic.Int64 // bytes in pending
+	pending  []modelOp
+	timer    *time.Timer  // wakes the feeder feedDelay after an op
+	timerSet bool         // the timer is running
+	lag      atomic.Int64 // bytes in pending
 
 	wake    chan struct{}
 	stop    chan struct{}
@@ -57,10 +60,34 @@ func newModel(cols, rows, scrollback int, nobody func() bool, answer func([]byte
 	return m
 }
 
+// feedBatch and feedDelay pace the feeder: it wakes once a batch has
+// built up, or a moment after the first op, never once per PTY read.
+// Waking it for every keystroke's echo would put a third goroutine on the
+// echo's critical path; what it has not applied yet is applied on demand by
+// whoever needs the screen (lockModel).
+const (
+	feedBatch = 64 << 10
+	feedDelay = 2 * time.Millisecond
+)
+
 // push queues an op. Called with the session's mu held.
 func (m *model) push(op modelOp) {
 	m.pending = append(m.pending, op)
-	m.lag.Add(int64(len(op.chunk)))
+	lag := m.lag.Add(int64(len(op.chunk)))
+	switch {
+	case lag >= feedBatch:
+		m.kick()
+	case !m.timerSet:
+		m.timerSet = true
+		if m.timer == nil {
+			m.timer = time.AfterFunc(feedDelay, m.kick)
+		} else {
+			m.timer.Reset(feedDelay)
+		}
+	}
+}
+
+func (m *model) kick() {
 	select {
 	case m.wake <- struct{}{}:
 	default:
@@ -101,6 +128,7 @@ func (m *model) run(sessionMu *sync.Mutex) {
 		sessionMu.Lock()
 		ops := m.pending
 		m.pending = nil
+		m.timerSet = false
 		sessionMu.Unlock()
 		m.apply(ops)
 		replies := m.replies

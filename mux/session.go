@@ -195,11 +195,14 @@ func executable(p string) error {
 // anyone is attached, so an application never blocks on a full terminal.
 func (ss *session) readLoop(done chan<- struct{}) {
 	defer close(done)
-	arena := make([]byte, arenaSize)
-	off := 0
+	// Arenas start small, so an idle session costs little, and double up to
+	// arenaSize while output flows.
+	next := 16 << 10
+	arena, off := make([]byte, next), 0
 	for {
-		if len(arena)-off < readChunk {
-			arena, off = make([]byte, arenaSize), 0
+		if len(arena)-off < 4<<10 { // less room than one typical PTY read
+			next = min(next*2, arenaSize)
+			arena, off = make([]byte, next), 0
 		}
 		if ss.model.lag.Load() > maxModelLag {
 			// The model fell far behind: catch it up here, so what is
@@ -215,10 +218,11 @@ func (ss *session) readLoop(done chan<- struct{}) {
 			// goroutine was held up elsewhere would cut the drain short.
 			_ = ss.proc.SetReadDeadline(time.Now().Add(drainQuiet))
 		}
-		n, err := ss.proc.Read(arena[off : off+readChunk])
+		n, err := ss.proc.Read(arena[off:min(off+readChunk, len(arena))])
 		if n > 0 {
 			chunk := arena[off : off+n : off+n]
 			off += n
+			ss.srv.output.Add(int64(n))
 			ss.fanOut(chunk)
 		}
 		if err != nil {
