@@ -161,6 +161,36 @@ func nameError(err error) error {
 	return errors.New(strings.TrimPrefix(err.Error(), "wire: "))
 }
 
+// sessionRequest makes one request about an existing session without
+// starting a server: no server means no such session.
+func sessionRequest(c *cli.Context, name string, t wire.Type, req, reply any) error {
+	socket, err := socketPath(c)
+	if err != nil {
+		return err
+	}
+	err = attach.Do(socket, t, req, reply)
+	switch {
+	case err == nil:
+		return nil
+	case errors.Is(err, attach.ErrNoServer):
+		return fail(1, "no session named %s", name)
+	default:
+		return fail(1, "%v", err)
+	}
+}
+
+// oneName is the single session NAME a command takes.
+func oneName(c *cli.Context) (string, error) {
+	if c.Args().Len() != 1 {
+		return "", &usageError{fmt.Errorf("%s takes one session NAME", c.Command.Name)}
+	}
+	name := c.Args().First()
+	if err := wire.CheckName(name); err != nil {
+		return "", &usageError{nameError(err)}
+	}
+	return name, nil
+}
+
 func sessionConfig(c *cli.Context, command []string) wire.SessionConfig {
 	cwd, _ := os.Getwd()
 	return wire.SessionConfig{Command: command, Cwd: cwd, Env: os.Environ(), Scrollback: c.Int("scrollback")}
@@ -326,21 +356,18 @@ func killCommand() *cli.Command {
 					return &usageError{nameError(err)}
 				}
 			}
-			socket, err := socketPath(c)
-			if err != nil {
-				return err
-			}
-			err = attach.Do(socket, wire.TypeKill, wire.Kill{Names: names, All: all}, nil)
-			switch {
-			case err == nil:
+			if all {
+				socket, err := socketPath(c)
+				if err != nil {
+					return err
+				}
+				// With no server there is nothing to kill: that is success.
+				if err := attach.Do(socket, wire.TypeKill, wire.Kill{All: true}, nil); err != nil && !errors.Is(err, attach.ErrNoServer) {
+					return fail(1, "%v", err)
+				}
 				return nil
-			case errors.Is(err, attach.ErrNoServer) && all:
-				return nil
-			case errors.Is(err, attach.ErrNoServer):
-				return fail(1, "no session named %s", names[0])
-			default:
-				return fail(1, "%v", err)
 			}
+			return sessionRequest(c, names[0], wire.TypeKill, wire.Kill{Names: names}, nil)
 		},
 	}
 }
@@ -383,19 +410,7 @@ func sendCommand() *cli.Command {
 			if text == "" {
 				return &usageError{errors.New("nothing to send: give TEXT or --enter")}
 			}
-			socket, err := socketPath(c)
-			if err != nil {
-				return err
-			}
-			err = attach.Do(socket, wire.TypeSend, wire.Send{Name: name, Data: []byte(text)}, nil)
-			switch {
-			case err == nil:
-				return nil
-			case errors.Is(err, attach.ErrNoServer):
-				return fail(1, "no session named %s", name)
-			default:
-				return fail(1, "%v", err)
-			}
+			return sessionRequest(c, name, wire.TypeSend, wire.Send{Name: name, Data: []byte(text)}, nil)
 		},
 	}
 }
@@ -410,28 +425,17 @@ func captureCommand() *cli.Command {
 			&cli.BoolFlag{Name: "scrollback", Usage: "include the scrollback"},
 		},
 		Action: func(c *cli.Context) error {
-			if c.Args().Len() != 1 {
-				return &usageError{errors.New("capture takes one session NAME")}
-			}
-			name := c.Args().First()
-			if err := wire.CheckName(name); err != nil {
-				return &usageError{nameError(err)}
-			}
-			socket, err := socketPath(c)
+			name, err := oneName(c)
 			if err != nil {
 				return err
 			}
 			var scr wire.Screen
-			err = attach.Do(socket, wire.TypeCapture, wire.Capture{Name: name, ANSI: c.Bool("ansi"), Scrollback: c.Bool("scrollback")}, &scr)
-			switch {
-			case err == nil:
-				fmt.Print(scr.Text)
-				return nil
-			case errors.Is(err, attach.ErrNoServer):
-				return fail(1, "no session named %s", name)
-			default:
-				return fail(1, "%v", err)
+			req := wire.Capture{Name: name, ANSI: c.Bool("ansi"), Scrollback: c.Bool("scrollback")}
+			if err := sessionRequest(c, name, wire.TypeCapture, req, &scr); err != nil {
+				return err
 			}
+			fmt.Print(scr.Text)
+			return nil
 		},
 	}
 }
@@ -442,29 +446,18 @@ func waitCommand() *cli.Command {
 		Usage:     "wait for a session to end and exit with its code",
 		ArgsUsage: "NAME",
 		Action: func(c *cli.Context) error {
-			if c.Args().Len() != 1 {
-				return &usageError{errors.New("wait takes one session NAME")}
-			}
-			name := c.Args().First()
-			if err := wire.CheckName(name); err != nil {
-				return &usageError{nameError(err)}
-			}
-			socket, err := socketPath(c)
+			name, err := oneName(c)
 			if err != nil {
 				return err
 			}
 			var ex wire.Exited
-			err = attach.Do(socket, wire.TypeWait, wire.Wait{Name: name}, &ex)
-			switch {
-			case err == nil && ex.Code == 0:
-				return nil
-			case err == nil:
-				return &exitError{code: ex.Code}
-			case errors.Is(err, attach.ErrNoServer):
-				return fail(1, "no session named %s", name)
-			default:
-				return fail(1, "%v", err)
+			if err := sessionRequest(c, name, wire.TypeWait, wire.Wait{Name: name}, &ex); err != nil {
+				return err
 			}
+			if ex.Code != 0 {
+				return &exitError{code: ex.Code}
+			}
+			return nil
 		},
 	}
 }

@@ -3,8 +3,11 @@
 package integration
 
 import (
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 )
 
 // Item 4: wr new -d creates a detached session and refuses an existing
@@ -75,5 +78,28 @@ func TestSend(t *testing.T) {
 	}
 	if r := e.wr("send", "s"); r.code != 2 {
 		t.Fatalf("send with no text = %+v, want 2", r)
+	}
+}
+
+// wr wait blocks until the session ends and exits with its code.
+func TestWait(t *testing.T) {
+	e := newEnv(t)
+	gate := filepath.Join(e.dir, "gate")
+	e.mustWr("new", "-d", "w", "--", "sh", "-c", "while [ ! -e "+gate+" ]; do sleep 0.01; done; exit 6")
+	done := make(chan result, 1)
+	go func() { done <- e.wr("wait", "w") }()
+	select {
+	case r := <-done:
+		t.Fatalf("wr wait returned %+v before the session ended", r)
+	case <-time.After(200 * time.Millisecond): // it must still be waiting
+	}
+	if err := os.WriteFile(gate, nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if r := <-done; r.code != 6 {
+		t.Fatalf("wr wait = %+v, want exit 6", r)
+	}
+	if r := e.wr("wait", "w"); r.code != 1 || !strings.Contains(r.stderr, "no session named w") {
+		t.Fatalf("wr wait on an ended session = %+v", r)
 	}
 }

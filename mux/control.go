@@ -8,7 +8,7 @@ import (
 	"wr/wire"
 )
 
-func (s *Server) handleNew(conn net.Conn, req wire.New) {
+func (s *Server) handleNew(conn *net.UnixConn, req wire.New) {
 	ss, _, werr := s.getOrCreate(req.Name, true, true, req.Config)
 	if werr != nil {
 		s.reply(conn, wire.TypeError, *werr)
@@ -48,7 +48,7 @@ func (s *Server) lookup(conn net.Conn, name string) *session {
 	return ss
 }
 
-func (s *Server) handleSend(conn net.Conn, req wire.Send) {
+func (s *Server) handleSend(conn *net.UnixConn, req wire.Send) {
 	ss := s.lookup(conn, req.Name)
 	if ss == nil {
 		return
@@ -60,7 +60,7 @@ func (s *Server) handleSend(conn net.Conn, req wire.Send) {
 	s.reply(conn, wire.TypeOK, wire.OK{Names: []string{req.Name}})
 }
 
-func (s *Server) handleCapture(conn net.Conn, req wire.Capture) {
+func (s *Server) handleCapture(conn *net.UnixConn, req wire.Capture) {
 	ss := s.lookup(conn, req.Name)
 	if ss == nil {
 		return
@@ -69,7 +69,7 @@ func (s *Server) handleCapture(conn net.Conn, req wire.Capture) {
 	s.reply(conn, wire.TypeScreen, wire.Screen{Text: ss.capture(screen.TextOptions{ANSI: req.ANSI, Scrollback: req.Scrollback})})
 }
 
-func (s *Server) handleWait(conn net.Conn, req wire.Wait) {
+func (s *Server) handleWait(conn *net.UnixConn, req wire.Wait) {
 	ss := s.lookup(conn, req.Name)
 	if ss == nil {
 		return
@@ -78,7 +78,7 @@ func (s *Server) handleWait(conn net.Conn, req wire.Wait) {
 	s.reply(conn, wire.TypeExited, wire.Exited{Code: ss.code})
 }
 
-func (s *Server) handleKill(conn net.Conn, req wire.Kill) {
+func (s *Server) handleKill(conn *net.UnixConn, req wire.Kill) {
 	var targets []*session
 	s.mu.Lock()
 	if req.All {

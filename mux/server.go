@@ -269,49 +269,19 @@ func (s *Server) replyErr(conn net.Conn, code, format string, args ...any) {
 func (s *Server) dispatch(conn *net.UnixConn, f wire.Frame) {
 	switch f.Type {
 	case wire.TypeAttach:
-		var req wire.Attach
-		if err := wire.Decode(f, &req); err != nil {
-			s.replyErr(conn, wire.CodeBadFrame, "%v", err)
-			return
-		}
-		s.serveAttach(conn, req)
+		decodeThen(s, conn, f, s.serveAttach)
 	case wire.TypeNew:
-		var req wire.New
-		if err := wire.Decode(f, &req); err != nil {
-			s.replyErr(conn, wire.CodeBadFrame, "%v", err)
-			return
-		}
-		s.handleNew(conn, req)
+		decodeThen(s, conn, f, s.handleNew)
+	case wire.TypeKill:
+		decodeThen(s, conn, f, s.handleKill)
+	case wire.TypeSend:
+		decodeThen(s, conn, f, s.handleSend)
+	case wire.TypeWait:
+		decodeThen(s, conn, f, s.handleWait)
+	case wire.TypeCapture:
+		decodeThen(s, conn, f, s.handleCapture)
 	case wire.TypeList:
 		s.handleList(conn)
-	case wire.TypeKill:
-		var req wire.Kill
-		if err := wire.Decode(f, &req); err != nil {
-			s.replyErr(conn, wire.CodeBadFrame, "%v", err)
-			return
-		}
-		s.handleKill(conn, req)
-	case wire.TypeSend:
-		var req wire.Send
-		if err := wire.Decode(f, &req); err != nil {
-			s.replyErr(conn, wire.CodeBadFrame, "%v", err)
-			return
-		}
-		s.handleSend(conn, req)
-	case wire.TypeWait:
-		var req wire.Wait
-		if err := wire.Decode(f, &req); err != nil {
-			s.replyErr(conn, wire.CodeBadFrame, "%v", err)
-			return
-		}
-		s.handleWait(conn, req)
-	case wire.TypeCapture:
-		var req wire.Capture
-		if err := wire.Decode(f, &req); err != nil {
-			s.replyErr(conn, wire.CodeBadFrame, "%v", err)
-			return
-		}
-		s.handleCapture(conn, req)
 	case wire.TypeStop:
 		s.handleStop(conn)
 	case wire.TypeStatus:
@@ -319,6 +289,17 @@ func (s *Server) dispatch(conn *net.UnixConn, f wire.Frame) {
 	default:
 		s.replyErr(conn, wire.CodeBadFrame, "unsupported request %s", f.Type)
 	}
+}
+
+// decodeThen decodes a request's payload into a T and hands it to h, or
+// answers a malformed payload with an error reply.
+func decodeThen[T any](s *Server, conn *net.UnixConn, f wire.Frame, h func(*net.UnixConn, T)) {
+	var req T
+	if err := wire.Decode(f, &req); err != nil {
+		s.replyErr(conn, wire.CodeBadFrame, "%v", err)
+		return
+	}
+	h(conn, req)
 }
 
 func (s *Server) status() wire.ServerStatus {
