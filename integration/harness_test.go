@@ -223,6 +223,7 @@ type term struct {
 	mark   int // expect searches from here on
 	grew   chan struct{}
 	exited chan struct{}
+	eof    chan struct{} // the reader has read everything the client wrote
 	code   int
 }
 
@@ -241,7 +242,7 @@ func (e *env) termEnv(cols, rows int, vars []string, args ...string) *term {
 	if err != nil {
 		e.t.Fatal(err)
 	}
-	tm := &term{t: e.t, cmd: cmd, pty: f, grew: make(chan struct{}, 1), exited: make(chan struct{})}
+	tm := &term{t: e.t, cmd: cmd, pty: f, grew: make(chan struct{}, 1), exited: make(chan struct{}), eof: make(chan struct{})}
 	go tm.read()
 	go func() {
 		err := cmd.Wait()
@@ -263,6 +264,7 @@ func (e *env) termEnv(cols, rows int, vars []string, args ...string) *term {
 }
 
 func (tm *term) read() {
+	defer close(tm.eof)
 	buf := make([]byte, 64<<10)
 	for {
 		n, err := tm.pty.Read(buf)
@@ -369,6 +371,12 @@ func (tm *term) wait() int {
 	tm.t.Helper()
 	select {
 	case <-tm.exited:
+		// The last bytes the client wrote may still sit in the PTY: read
+		// to the end before anyone looks at the output.
+		select {
+		case <-tm.eof:
+		case <-time.After(timeout):
+		}
 		return tm.code
 	case <-time.After(timeout):
 		tm.mu.Lock()
