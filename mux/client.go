@@ -182,14 +182,15 @@ func (c *client) close(t wire.Type, p []byte) {
 	c.signal()
 }
 
-// writeLoop is the connection's one writer. Consecutive Output frames are
-// coalesced into one Write of up to MaxPayload. When it has drained the
+// writeLoop is the connection's one writer: it takes everything queued and
+// writes it with one writev (writeBatch). When it has drained the
 // queue of a client that fell behind, drained asks the session for a
 // redraw (it takes the session's lock, so it is called with none held).
 func (c *client) writeLoop(drained func()) {
 	defer close(c.done)
 	defer c.conn.Close()
-	var buf []byte
+	var hdrs []byte
+	var bufs net.Buffers
 	for range c.wake {
 		for {
 			c.qmu.Lock()
@@ -208,48 +209,49 @@ func (c *client) writeLoop(drained func()) {
 				}
 				break
 			}
-			for i := 0; i < len(q); {
-				buf = buf[:0]
-				if q[i].t != wire.TypeOutput {
-					buf, _ = wire.AppendFrame(buf, q[i].t, q[i].p)
-					i++
-				} else {
-					n := 0
-					j := i
-					for j < len(q) && q[j].t == wire.TypeOutput && (n == 0 || n+len(q[j].p) <= wire.MaxPayload) {
-						n += len(q[j].p)
-						j++
-					}
-					buf = appendOutput(buf, q[i:j], n)
-					i = j
-				}
-				if _, err := c.conn.Write(buf); err != nil {
-					c.qmu.Lock()
-					c.closing = true
-					c.queue = nil
-					c.qmu.Unlock()
-					return
-				}
+			if err := c.writeBatch(q, &hdrs, &bufs); err != nil {
+				c.qmu.Lock()
+				c.closing = true
+				c.queue = nil
+				c.qmu.Unlock()
+				return
 			}
-			if cap(buf) > 2*wire.MaxPayload {
-				buf = nil
-			}
+			clear(bufs)
 		}
 	}
 }
 
-// appendOutput writes one Output frame holding every chunk in q (n bytes in
-// all, at most MaxPayload unless a single chunk is larger, which the reader
-// never produces).
-func appendOutput(dst []byte, q []frame, n int) []byte {
-	dst, _ = wire.AppendFrame(dst, wire.TypeOutput, nil)
-	hdr := len(dst) - wire.HeaderLen
-	for _, f := range q {
-		dst = append(dst, f.p...)
+// writeBatch writes every frame of q with one writev: headers are built in
+// hdrs, payloads are the queued chunks themselves (shared by every client:
+// never copied). Consecutive Output chunks share one frame of up to
+// MaxPayload. Each frame still goes out whole, from this goroutine only.
+func (c *client) writeBatch(q []frame, hdrs *[]byte, bufs *net.Buffers) error {
+	*hdrs = (*hdrs)[:0]
+	if cap(*hdrs) < wire.HeaderLen*len(q) {
+		*hdrs = make([]byte, 0, wire.HeaderLen*len(q))
 	}
-	dst[hdr+1] = byte(n >> 24)
-	dst[hdr+2] = byte(n >> 16)
-	dst[hdr+3] = byte(n >> 8)
-	dst[hdr+4] = byte(n)
-	return dst
+	*bufs = (*bufs)[:0]
+	for i := 0; i < len(q); {
+		j, n := i+1, len(q[i].p)
+		if q[i].t == wire.TypeOutput {
+			for j < len(q) && q[j].t == wire.TypeOutput && n+len(q[j].p) <= wire.MaxPayload {
+				n += len(q[j].p)
+				j++
+			}
+		}
+		h := len(*hdrs)
+		*hdrs, _ = wire.AppendFrame(*hdrs, q[i].t, nil)
+		hdr := (*hdrs)[h : h+wire.HeaderLen : h+wire.HeaderLen]
+		hdr[1], hdr[2], hdr[3], hdr[4] = byte(n>>24), byte(n>>16), byte(n>>8), byte(n)
+		*bufs = append(*bufs, hdr)
+		for _, f := range q[i:j] {
+			if len(f.p) > 0 {
+				*bufs = append(*bufs, f.p)
+			}
+		}
+		i = j
+	}
+	b := *bufs // WriteTo consumes its receiver
+	_, err := b.WriteTo(c.conn)
+	return err
 }
