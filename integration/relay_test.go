@@ -3,8 +3,11 @@
 package integration
 
 import (
+	"bytes"
 	"io"
+	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -55,5 +58,39 @@ func TestRelayReportsZeroSize(t *testing.T) {
 	err = cmd.Wait()
 	if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != 4 {
 		t.Fatalf("relay exit: %v, want 4", err)
+	}
+}
+
+// A relay that reads slowly (a pipe into a busy consumer) still gets the
+// program's bytes, all of them and nothing else: it has its own larger
+// budget, and never a screen redraw.
+func TestSlowRelayGetsEveryByte(t *testing.T) {
+	e := newEnv(t)
+	made := filepath.Join(e.dir, "made")
+	cmd := exec.Command(wrBin, "attach", "r", "--", "sh", "-c",
+		`head -c 20000000 /dev/zero | tr '\0' a; echo > `+made)
+	cmd.Env = e.vars
+	cmd.Dir = e.dir
+	cmd.Stdin = strings.NewReader("")
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = cmd.Process.Kill(); _ = cmd.Wait() })
+	// Read nothing until the program has written everything: all of it is
+	// queued for this client meanwhile.
+	e.eventually("the program to finish writing", func() bool { _, err := os.Stat(made); return err == nil })
+	b, err := io.ReadAll(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Wait(); err != nil {
+		t.Fatalf("relay: %v", err)
+	}
+	if n := bytes.Count(b, []byte("a")); n != 20000000 || bytes.Contains(b, []byte("\x1b")) {
+		t.Fatalf("the relay got %d of 20000000 bytes (escape codes: %v)", n, bytes.Contains(b, []byte("\x1b")))
 	}
 }
