@@ -196,6 +196,9 @@ func sessionConfig(c *cli.Context, command []string) wire.SessionConfig {
 	return wire.SessionConfig{Command: command, Cwd: cwd, Env: os.Environ(), Scrollback: c.Int("scrollback")}
 }
 
+// detachKeyFlag picks the key that detaches a client.
+var detachKeyFlag = &cli.StringFlag{Name: "detach-key", Value: `ctrl-\`, EnvVars: []string{"WR_DETACH_KEY"}, Usage: "key that detaches (ctrl-X or none)"}
+
 // scrollbackFlag sets a new session's scrollback.
 var scrollbackFlag = &cli.IntFlag{Name: "scrollback", Value: 2000, Usage: "lines of scrollback kept for a new session"}
 
@@ -207,7 +210,7 @@ func attachCommand() *cli.Command {
 		Flags: []cli.Flag{
 			&cli.BoolFlag{Name: "read-only", Aliases: []string{"r"}, Usage: "watch only: input is dropped and the size is never taken"},
 			&cli.BoolFlag{Name: "no-create", Usage: "fail if the session does not exist"},
-			&cli.StringFlag{Name: "detach-key", Value: `ctrl-\`, EnvVars: []string{"WR_DETACH_KEY"}, Usage: "key that detaches (ctrl-X or none)"},
+			detachKeyFlag,
 			scrollbackFlag,
 		},
 		Action: func(c *cli.Context) error {
@@ -255,7 +258,7 @@ func newCommand() *cli.Command {
 		ArgsUsage: "NAME [-- CMD [ARG...]]",
 		Flags: []cli.Flag{
 			&cli.BoolFlag{Name: "detached", Aliases: []string{"d"}, Usage: "create it without attaching"},
-			&cli.StringFlag{Name: "detach-key", Value: `ctrl-\`, EnvVars: []string{"WR_DETACH_KEY"}, Usage: "key that detaches (ctrl-X or none)"},
+			detachKeyFlag,
 			scrollbackFlag,
 		},
 		Action: func(c *cli.Context) error {

@@ -58,20 +58,27 @@ func descendants(t table, root int, marker string) ([]Proc, error) {
 	if err != nil {
 		return nil, err
 	}
-	roots := []int{root}
-	if marker != "" {
-		m := []byte(marker + "\x00")
-		for _, e := range es {
-			if e.zombie || e.pid == root {
-				continue
-			}
-			env := t.environ(e.pid)
-			if bytes.HasPrefix(env, m) || bytes.Contains(env, append([]byte{0}, m...)) {
-				roots = append(roots, e.pid)
-			}
+	return below(es, append([]int{root}, marked(t, es, marker)...)), nil
+}
+
+// marked returns the live processes among es whose environment holds
+// marker as a whole NAME=VALUE entry ("" matches nothing).
+func marked(t table, es []entry, marker string) []int {
+	if marker == "" {
+		return nil
+	}
+	m := []byte(marker + "\x00")
+	nm := append([]byte{0}, m...)
+	var out []int
+	for _, e := range es {
+		if e.zombie {
+			continue
+		}
+		if env := t.environ(e.pid); bytes.HasPrefix(env, m) || bytes.Contains(env, nm) {
+			out = append(out, e.pid)
 		}
 	}
-	return below(es, roots), nil
+	return out
 }
 
 // below walks parent links down from roots. Every root but the first is

@@ -1,7 +1,6 @@
 package proc
 
 import (
-	"bytes"
 	"syscall"
 	"time"
 )
@@ -78,18 +77,7 @@ func (s *Sweep) rescan(t table) bool {
 			roots = append(roots, p.PID)
 		}
 	}
-	if s.marker != "" {
-		m := []byte(s.marker + "\x00")
-		for _, e := range es {
-			if e.zombie {
-				continue
-			}
-			env := t.environ(e.pid)
-			if bytes.HasPrefix(env, m) || bytes.Contains(env, append([]byte{0}, m...)) {
-				roots = append(roots, e.pid)
-			}
-		}
-	}
+	roots = append(roots, marked(t, es, s.marker)...)
 	found := false
 	for _, p := range below(es, append([]int{-1}, roots...)) {
 		if !known[p] {
