@@ -137,6 +137,7 @@ type relay struct {
 	conn   *Conn
 	opts   Options
 	isTerm bool
+	in     *os.File // the terminal's input, reopened to be pollable when possible
 
 	frames chan []byte // encoded frames for the one writer goroutine
 	result chan outcome
@@ -156,6 +157,10 @@ func newRelay(conn *Conn, opts Options, isTerm bool) *relay {
 		quit:   make(chan struct{}),
 		sigs:   make(chan os.Signal, 8),
 		term:   newTermState(),
+		in:     opts.Stdin,
+	}
+	if isTerm {
+		r.in = reopenTerminal(opts.Stdin, os.O_RDONLY)
 	}
 	signal.Notify(r.sigs, syscall.SIGWINCH, syscall.SIGTERM, syscall.SIGHUP, syscall.SIGINT, syscall.SIGQUIT)
 	return r
@@ -184,7 +189,7 @@ func (r *relay) run() outcome {
 	r.wg.Add(2)
 	go r.writeLoop()
 	go r.readServer()
-	go r.readInput() // not waited for: a read from a terminal cannot be interrupted
+	go r.readInput() // not waited for: a blocking read from a terminal cannot be interrupted
 	for {
 		select {
 		case o := <-r.result:
@@ -225,6 +230,10 @@ func (r *relay) stop() {
 		// A stopped terminal can block a write; do not hang on exit.
 	}
 	r.conn.Close()
+	// Closing a reopened terminal also ends a read still waiting on it.
+	if r.in != r.opts.Stdin {
+		r.in.Close()
+	}
 }
 
 func (r *relay) sendSize() {
@@ -283,6 +292,9 @@ func (r *relay) readServer() {
 				r.term.observe(f.Payload)
 				r.termMu.Unlock()
 			}
+			// A blocking write: the kernel waits for room in the
+			// terminal, where a non-blocking one would return short and
+			// wake this goroutine once per few KiB the terminal takes.
 			if _, err := r.opts.Stdout.Write(f.Payload); err != nil {
 				r.finish(outcome{code: 1, err: fmt.Errorf("write to the terminal: %w", err)})
 				return
@@ -308,7 +320,7 @@ func (r *relay) readServer() {
 func (r *relay) readInput() {
 	buf := make([]byte, 32<<10)
 	for {
-		n, err := r.opts.Stdin.Read(buf)
+		n, err := r.in.Read(buf)
 		b := buf[:n]
 		if i := r.opts.DetachKey.find(b); i >= 0 {
 			if i > 0 {
@@ -325,6 +337,11 @@ func (r *relay) readInput() {
 			r.sendInput(b)
 		}
 		if err != nil {
+			select {
+			case <-r.quit:
+				return // the relay is over and closed the terminal
+			default:
+			}
 			if r.isTerm {
 				// The terminal went away: leave the session running.
 				r.finish(outcome{code: 128 + int(syscall.SIGHUP), quiet: true})
