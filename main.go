@@ -43,16 +43,6 @@ type usageError struct{ err error }
 func (e *usageError) Error() string { return e.err.Error() }
 
 func main() {
-	// One P: the server and the client are event loops over a few file
-	// descriptors, all in Go's poller. With a single P, a goroutine that
-	// readies another (the PTY reader waking a client's writer, the
-	// terminal reader waking the socket writer) hands over on the same
-	// thread when it next waits, instead of waking a second thread for
-	// every chunk and every keystroke; and while the reader keeps reading
-	// what the PTY has, the writer's batch grows. Measured on the 2-core
-	// machines: about half the server's CPU per MiB and a quarter of its
-	// socket writes (see README, Benchmarks).
-	runtime.GOMAXPROCS(1)
 	stop := startProfile()
 	code := run(os.Args)
 	stop()
@@ -490,6 +480,19 @@ func serverCommand() *cli.Command {
 					if err != nil {
 						return err
 					}
+					// One P: the server is an event loop over PTYs and
+					// sockets, all in Go's poller. With a single P a
+					// goroutine that readies another (the PTY reader waking
+					// a client's writer) hands over on the same thread when
+					// it next waits, instead of waking a second thread for
+					// every chunk; and while the reader keeps reading what
+					// the PTY has, the writer's batch grows. Measured on
+					// the 2-core machines: about half the server's CPU per
+					// MiB and a tenth of its socket writes (README,
+					// Benchmarks). Set here rather than for every command:
+					// changing it stops the world, which costs a client
+					// that must start fast up to a millisecond.
+					runtime.GOMAXPROCS(1)
 					opts := mux.Options{Socket: socket}
 					if c.Bool("daemon") {
 						w, err := mux.Daemonize(socket)

@@ -38,14 +38,19 @@ func IsCode(err error, code string) bool {
 	return errors.As(err, &re) && re.Code == code
 }
 
-// Conn is a connection that has completed the handshake.
+// Conn is a connection to the server. The handshake travels with the
+// first request: its Hello goes out in the same write, and the server's
+// answer is read before the request's reply, which saves every command
+// (and every attach) a round trip.
 type Conn struct {
 	c       *net.UnixConn
-	Welcome wire.Welcome
+	Welcome wire.Welcome // valid after the first Request
+	greeted bool         // the server has answered the Hello
 }
 
 // Dial connects to the server on socket without starting one. It returns
-// ErrNoServer when nothing is listening there.
+// ErrNoServer when nothing is listening there. A server that refuses this
+// client (another protocol) says so in the first Request's error.
 func Dial(socket string) (*Conn, error) {
 	// Refuse a directory someone else controls before sending it anything:
 	// whoever planted the socket would read every keystroke.
@@ -62,21 +67,15 @@ func Dial(socket string) (*Conn, error) {
 		}
 		return nil, fmt.Errorf("connect to %s: %w", socket, err)
 	}
-	conn := &Conn{c: c}
-	if err := conn.handshake(); err != nil {
-		c.Close()
-		return nil, err
-	}
-	return conn, nil
+	return &Conn{c: c}, nil
 }
 
-func (c *Conn) handshake() error {
-	p, _ := wire.Encode(wire.Hello{Protocol: wire.ProtocolMajor, Minor: wire.ProtocolMinor, Version: wire.Version})
-	_ = c.c.SetDeadline(time.Now().Add(5 * time.Second))
-	defer c.c.SetDeadline(time.Time{})
-	// A refusing server may answer and close before reading the Hello; its
-	// answer says why, so read it even when the write failed.
-	werr := wire.WriteFrame(c.c, wire.TypeHello, p)
+// readWelcome reads the server's answer to the Hello. werr is the error of
+// the write that carried the Hello: a refusing server may answer and close
+// before reading it, and its answer says why, so it is read even then.
+func (c *Conn) readWelcome(werr error) error {
+	_ = c.c.SetReadDeadline(time.Now().Add(5 * time.Second))
+	defer c.c.SetReadDeadline(time.Time{})
 	f, err := wire.ReadFrame(c.c)
 	if err != nil {
 		if werr != nil {
@@ -86,6 +85,7 @@ func (c *Conn) handshake() error {
 	}
 	switch f.Type {
 	case wire.TypeWelcome:
+		c.greeted = true
 		return wire.Decode(f, &c.Welcome)
 	case wire.TypeRefused:
 		var r wire.Refused
@@ -106,8 +106,23 @@ func (c *Conn) Request(t wire.Type, req, reply any) error {
 	if err != nil {
 		return err
 	}
-	if err := wire.WriteFrame(c.c, t, p); err != nil {
+	var out []byte
+	if !c.greeted {
+		hello, _ := wire.Encode(wire.Hello{Protocol: wire.ProtocolMajor, Minor: wire.ProtocolMinor, Version: wire.Version})
+		out, _ = wire.AppendFrame(out, wire.TypeHello, hello)
+	}
+	if out, err = wire.AppendFrame(out, t, p); err != nil {
 		return fmt.Errorf("send %s: %w", t, err)
+	}
+	// Both frames in one write: they cannot interleave with anything.
+	_, werr := c.c.Write(out)
+	if !c.greeted {
+		if err := c.readWelcome(werr); err != nil {
+			return err
+		}
+	}
+	if werr != nil {
+		return fmt.Errorf("send %s: %w", t, werr)
 	}
 	f, err := wire.ReadFrame(c.c)
 	if err != nil {
