@@ -24,14 +24,20 @@ type model struct {
 	mu  sync.Mutex // held while feeding
 	scr *screen.Screen
 
+	sessionMu *sync.Mutex // the session's mu, which guards the fields below
+
 	// Guarded by the session's mu.
 	pending  []modelOp
-	timer    *time.Timer  // wakes the feeder feedDelay after an op
+	timer    *time.Timer  // kicks the feeder feedDelay after an op
 	timerSet bool         // the timer is running
+	stopped  bool         // the session has ended: feed no more
 	lag      atomic.Int64 // bytes in pending
 
-	wake    chan struct{}
-	stop    chan struct{}
+	// The feeder is a goroutine started on demand and gone once nothing is
+	// pending, so an idle session costs no goroutine for its model.
+	feeding atomic.Bool // a feeder is running
+	kicked  atomic.Bool // there may be ops the running feeder has not taken
+
 	nobody  func() bool    // no client attached: the model answers queries
 	answer  func(p []byte) // writes the model's answers to the PTY
 	replies []byte         // guarded by mu
@@ -43,11 +49,11 @@ type modelOp struct {
 	cols, rows int
 }
 
-func newModel(cols, rows, scrollback int, nobody func() bool, answer func([]byte)) *model {
+func newModel(cols, rows, scrollback int, sessionMu *sync.Mutex, nobody func() bool, answer func([]byte)) *model {
 	m := &model{
-		scr:  screen.New(cols, rows, scrollback),
-		wake: make(chan struct{}, 1), stop: make(chan struct{}),
-		nobody: nobody, answer: answer,
+		scr:       screen.New(cols, rows, scrollback),
+		sessionMu: sessionMu,
+		nobody:    nobody, answer: answer,
 	}
 	// With nobody attached no terminal answers the application's DA1, DA2
 	// and cursor-position queries, and a program started detached would
@@ -87,10 +93,21 @@ func (m *model) push(op modelOp) {
 	}
 }
 
+// kick makes sure a feeder will take what is pending: it starts one, or
+// tells the running one to look again before it goes.
 func (m *model) kick() {
-	select {
-	case m.wake <- struct{}{}:
-	default:
+	m.kicked.Store(true)
+	if m.feeding.CompareAndSwap(false, true) {
+		go m.feed()
+	}
+}
+
+// stop ends feeding for a session that has ended. Called with the
+// session's mu held.
+func (m *model) stop() {
+	m.stopped = true
+	if m.timer != nil {
+		m.timer.Stop()
 	}
 }
 
@@ -116,26 +133,34 @@ func (m *model) apply(ops []modelOp) {
 	clear(ops)
 }
 
-// run is the feeder. sessionMu is the session's lock, which guards pending.
-func (m *model) run(sessionMu *sync.Mutex) {
+// feed is the feeder: it applies what is pending until a pass finds no kick
+// it has not answered. Ordering: kicked is cleared before the ops are
+// taken, so a kick that comes after the take is seen when the feeder
+// checks before leaving, and one that finds it gone starts another; a
+// kick is never lost, so no op waits for the next output to be applied
+// (an unanswered query would hang a program started detached).
+func (m *model) feed() {
 	for {
-		select {
-		case <-m.stop:
-			return
-		case <-m.wake:
-		}
+		m.kicked.Store(false)
 		m.mu.Lock()
-		sessionMu.Lock()
+		m.sessionMu.Lock()
 		ops := m.pending
 		m.pending = nil
 		m.timerSet = false
-		sessionMu.Unlock()
-		m.apply(ops)
+		stopped := m.stopped
+		m.sessionMu.Unlock()
+		if !stopped {
+			m.apply(ops)
+		}
 		replies := m.replies
 		m.replies = nil
 		m.mu.Unlock()
-		if len(replies) > 0 {
+		if len(replies) > 0 && !stopped {
 			m.answer(replies)
+		}
+		m.feeding.Store(false)
+		if !m.kicked.Load() || !m.feeding.CompareAndSwap(false, true) {
+			return
 		}
 	}
 }

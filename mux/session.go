@@ -32,6 +32,8 @@ const (
 const (
 	readChunk = 64 << 10
 	arenaSize = 1 << 20
+	minArena  = 4 << 10
+	minRoom   = 512 // an arena with less room left is replaced before a read
 )
 
 // session is one PTY and the clients attached to it.
@@ -99,15 +101,14 @@ func (s *Server) startSession(name string, cfg wire.SessionConfig) (*session, er
 		command: argv, cwd: cfg.Cwd, clients: map[int]*client{},
 		cols: cols, rows: rows, done: make(chan struct{}),
 	}
-	ss.model = newModel(cols, rows, cfg.Scrollback,
+	ss.model = newModel(cols, rows, cfg.Scrollback, &ss.mu,
 		func() bool { return ss.answerers.Load() == 0 },
 		func(p []byte) { _ = ss.writePTY(p) })
 	return ss, nil
 }
 
-// run starts reading the PTY, feeding the model and waiting for the child.
+// run starts reading the PTY and waiting for the child.
 func (ss *session) run() {
-	go ss.model.run(&ss.mu)
 	readerDone := make(chan struct{})
 	go ss.readLoop(readerDone)
 	go ss.waitLoop(readerDone)
@@ -195,15 +196,27 @@ func executable(p string) error {
 // anyone is attached, so an application never blocks on a full terminal.
 func (ss *session) readLoop(done chan<- struct{}) {
 	defer close(done)
-	// Arenas start small, so an idle session costs little, and double up to
-	// arenaSize while output flows.
-	next := 16 << 10
-	arena, off := make([]byte, next), 0
-	for {
-		if len(arena)-off < 4<<10 { // less room than one typical PTY read
-			next = min(next*2, arenaSize)
-			arena, off = make([]byte, next), 0
+	// Output is read into arenas, carved into chunks that every client
+	// shares. A new arena is allocated only once output is there to read
+	// (ReadReady) and the last one is nearly used up. Arenas start small,
+	// so a quiet session holds a few KiB, and double up to arenaSize while
+	// output comes faster than a byte a microsecond (a cat, not typing).
+	next := minArena
+	var arena []byte
+	var born time.Time
+	off := 0
+	get := func() []byte {
+		if len(arena)-off < minRoom {
+			if arena != nil && time.Since(born) < time.Duration(len(arena))*time.Microsecond {
+				next = min(next*2, arenaSize)
+			} else {
+				next = minArena
+			}
+			arena, off, born = make([]byte, next), 0, time.Now()
 		}
+		return arena[off:min(off+readChunk, len(arena))]
+	}
+	for {
 		if ss.model.lag.Load() > maxModelLag {
 			// The model fell far behind: catch it up here, so what is
 			// pending stays bounded.
@@ -218,7 +231,7 @@ func (ss *session) readLoop(done chan<- struct{}) {
 			// goroutine was held up elsewhere would cut the drain short.
 			_ = ss.proc.SetReadDeadline(time.Now().Add(drainQuiet))
 		}
-		n, err := ss.proc.Read(arena[off:min(off+readChunk, len(arena))])
+		n, err := ss.proc.ReadReady(get)
 		if n > 0 {
 			chunk := arena[off : off+n : off+n]
 			off += n
@@ -294,8 +307,8 @@ func (ss *session) end(code int) {
 		c.resyncIfLagging(ss.model.scr)
 		c.close(wire.TypeExited, exited)
 	}
+	ss.model.stop()
 	ss.unlockModel()
-	close(ss.model.stop)
 	_ = ss.proc.Close()
 	ss.srv.removeSession(ss)
 	close(ss.done)

@@ -4,6 +4,7 @@ package ptyproc
 
 import (
 	"errors"
+	"os"
 
 	"golang.org/x/sys/unix"
 )
@@ -11,7 +12,15 @@ import (
 // WaitExited blocks until the child has exited, without reaping it: its pid
 // stays reserved (a zombie) until Wait, so a caller can snapshot its
 // process tree first without racing a reused pid.
+//
+// It waits on a pidfd in the runtime's poller: a goroutine blocked in
+// waitid(2) would hold an OS thread (and its stack) for every session for
+// as long as the session lives. Where pidfds are missing (Linux before
+// 5.10) it falls back to exactly that.
 func (p *Process) WaitExited() {
+	if p.waitExitedPolled() {
+		return
+	}
 	var info unix.Siginfo
 	for {
 		err := unix.Waitid(unix.P_PID, p.Pid(), &info, unix.WEXITED|unix.WNOWAIT, nil)
@@ -19,6 +28,29 @@ func (p *Process) WaitExited() {
 			return
 		}
 	}
+}
+
+// waitExitedPolled waits for the exit through a non-blocking pidfd, which
+// polls readable once the process has exited. It reports false if it could
+// not wait that way.
+func (p *Process) waitExitedPolled() bool {
+	fd, err := unix.PidfdOpen(p.Pid(), unix.PIDFD_NONBLOCK)
+	if err != nil {
+		return false
+	}
+	f := os.NewFile(uintptr(fd), "pidfd")
+	defer f.Close()
+	raw, err := f.SyscallConn()
+	if err != nil {
+		return false
+	}
+	err = raw.Read(func(fd uintptr) bool {
+		var info unix.Siginfo
+		err := unix.Waitid(unix.P_PIDFD, int(fd), &info, unix.WEXITED|unix.WNOHANG|unix.WNOWAIT, nil)
+		// With WNOHANG and no exit yet, waitid succeeds with si_signo 0.
+		return err != nil || info.Signo != 0
+	})
+	return err == nil
 }
 
 // Buffered is how many bytes of output are waiting to be read, or 0 when

@@ -11,6 +11,7 @@ package ptyproc
 import (
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"syscall"
@@ -99,6 +100,39 @@ func (p *Process) Pid() int { return p.cmd.Process.Pid }
 // Read reads output from the PTY. After the child and every process holding
 // the terminal have gone it returns an error (EIO on Linux).
 func (p *Process) Read(b []byte) (int, error) { return p.master.Read(b) }
+
+// ReadReady reads output like Read, into the buffer get returns; but it
+// calls get only once there is something to read (or the terminal has hung
+// up), so a caller that allocates its buffers on demand holds none while
+// the program is quiet. Deadlines and Close apply as to Read.
+func (p *Process) ReadReady(get func() []byte) (int, error) {
+	var buf []byte
+	var n int
+	var rerr error
+	err := p.raw.Read(func(fd uintptr) bool {
+		if buf == nil {
+			// A level check, like the read it stands for: output that
+			// arrives after it wakes the poller's wait as a read's EAGAIN
+			// would.
+			pfd := []unix.PollFd{{Fd: int32(fd), Events: unix.POLLIN}}
+			if k, err := unix.Poll(pfd, 0); err == nil && k == 0 {
+				return false
+			}
+			buf = get()
+		}
+		n, rerr = unix.Read(int(fd), buf)
+		return rerr != unix.EAGAIN && rerr != unix.EINTR
+	})
+	switch {
+	case err != nil:
+		return 0, err
+	case rerr != nil:
+		return 0, &os.PathError{Op: "read", Path: p.master.Name(), Err: rerr}
+	case n == 0 && len(buf) > 0:
+		return 0, io.EOF
+	}
+	return n, nil
+}
 
 // SetReadDeadline bounds a pending Read, used to drain what is left after
 // the child exits while a background process still holds the terminal.
