@@ -206,15 +206,13 @@ func (ss *session) readLoop(done chan<- struct{}) {
 	var born time.Time
 	off := 0
 	get := func() []byte {
-		if len(arena)-off < minRoom {
-			if arena != nil && time.Since(born) < time.Duration(len(arena))*time.Microsecond {
-				next = min(next*2, arenaSize)
-			} else {
-				next = minArena
-			}
-			arena, off, born = make([]byte, next), 0, time.Now()
+		if arena != nil && time.Since(born) < time.Duration(len(arena))*time.Microsecond {
+			next = min(next*2, arenaSize)
+		} else {
+			next = minArena
 		}
-		return arena[off:min(off+readChunk, len(arena))]
+		arena, off, born = make([]byte, next), 0, time.Now()
+		return arena[:min(readChunk, len(arena))]
 	}
 	for {
 		if ss.model.lag.Load() > maxModelLag {
@@ -231,7 +229,11 @@ func (ss *session) readLoop(done chan<- struct{}) {
 			// goroutine was held up elsewhere would cut the drain short.
 			_ = ss.proc.SetReadDeadline(time.Now().Add(drainQuiet))
 		}
-		n, err := ss.proc.ReadReady(get)
+		var room []byte // nil: ReadReady allocates a new arena through get
+		if len(arena)-off >= minRoom {
+			room = arena[off:min(off+readChunk, len(arena))]
+		}
+		n, err := ss.proc.ReadReady(room, get)
 		if n > 0 {
 			chunk := arena[off : off+n : off+n]
 			off += n

@@ -98,7 +98,7 @@ func TestReadReadyAllocatesOnDemand(t *testing.T) {
 		defer close(chunks)
 		for {
 			var buf []byte
-			n, err := p.ReadReady(func() []byte { gets.Add(1); buf = make([]byte, 4096); return buf })
+			n, err := p.ReadReady(nil, func() []byte { gets.Add(1); buf = make([]byte, 4096); return buf })
 			if err != nil {
 				return
 			}

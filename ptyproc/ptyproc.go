@@ -101,12 +101,12 @@ func (p *Process) Pid() int { return p.cmd.Process.Pid }
 // the terminal have gone it returns an error (EIO on Linux).
 func (p *Process) Read(b []byte) (int, error) { return p.master.Read(b) }
 
-// ReadReady reads output like Read, into the buffer get returns; but it
-// calls get only once there is something to read (or the terminal has hung
-// up), so a caller that allocates its buffers on demand holds none while
-// the program is quiet. Deadlines and Close apply as to Read.
-func (p *Process) ReadReady(get func() []byte) (int, error) {
-	var buf []byte
+// ReadReady reads output like Read, into buf; or, when buf is nil, into the
+// buffer get returns, which it calls only once there is something to read
+// (or the terminal has hung up), so a caller that allocates its buffers on
+// demand holds none while the program is quiet. Deadlines and Close apply
+// as to Read.
+func (p *Process) ReadReady(buf []byte, get func() []byte) (int, error) {
 	var n int
 	var rerr error
 	err := p.raw.Read(func(fd uintptr) bool {
