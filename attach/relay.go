@@ -150,6 +150,12 @@ type relay struct {
 	opts   Options
 	isTerm bool
 	in     *os.File // the terminal's input, reopened to be pollable when possible
+	// pollable: in is the reopened terminal, whose reads take deadlines.
+	// Then readInput is the connection's one writer (a keystroke goes out
+	// from the goroutine that read it, without waking another), and other
+	// goroutines queue their frames and wake it with an expired deadline.
+	// Otherwise (a pipe, or no /proc) writeLoop is the writer.
+	pollable bool
 
 	frames chan []byte // encoded frames for the one writer goroutine
 	result chan outcome
@@ -174,7 +180,18 @@ func newRelay(conn *Conn, opts Options, isTerm bool, sigs chan os.Signal) *relay
 	if isTerm {
 		r.in = reopenTerminal(opts.Stdin, os.O_RDONLY)
 	}
+	r.pollable = r.in != opts.Stdin
 	return r
+}
+
+// wakeWriter makes a readInput that writes for the connection look at its
+// queue. Ordering: the frame is queued before the deadline is set, and
+// readInput clears the deadline before it drains the queue, so a frame is
+// never left waiting for the next keystroke.
+func (r *relay) wakeWriter() {
+	if r.pollable {
+		_ = r.in.SetReadDeadline(time.Now())
+	}
 }
 
 func (r *relay) finish(o outcome) {
@@ -192,15 +209,20 @@ func (r *relay) send(t wire.Type, p []byte) {
 	}
 	select {
 	case r.frames <- b:
+		r.wakeWriter()
 	case <-r.quit:
 	}
 }
 
 func (r *relay) run() outcome {
 	r.wg.Add(2)
-	go r.writeLoop()
 	go r.readServer()
-	go r.readInput() // not waited for: a blocking read from a terminal cannot be interrupted
+	if r.pollable {
+		go r.readInput() // also the writer: waited for
+	} else {
+		go r.writeLoop()
+		go r.readInput() // not waited for: a blocking read from a terminal cannot be interrupted
+	}
 	for {
 		select {
 		case o := <-r.result:
@@ -224,6 +246,7 @@ func (r *relay) detach() {
 	b, _ := wire.AppendFrame(nil, wire.TypeDetach, nil)
 	select {
 	case r.frames <- b:
+		r.wakeWriter()
 	case <-time.After(time.Second):
 	}
 }
@@ -233,6 +256,7 @@ func (r *relay) detach() {
 func (r *relay) stop() {
 	signal.Stop(r.sigs)
 	close(r.quit)
+	r.wakeWriter()
 	done := make(chan struct{})
 	go func() { r.wg.Wait(); close(done) }()
 	select {
@@ -256,9 +280,15 @@ func (r *relay) sendSize() {
 	r.send(wire.TypeResize, p)
 }
 
-// writeLoop is the connection's one writer.
+// writeLoop is the connection's one writer when readInput is not.
 func (r *relay) writeLoop() {
 	defer r.wg.Done()
+	r.writeFrames()
+}
+
+// writeFrames writes queued frames until quit, then what is left (a
+// Detach), and closes the connection's write side.
+func (r *relay) writeFrames() {
 	for {
 		select {
 		case b := <-r.frames:
@@ -328,10 +358,25 @@ func (r *relay) readServer() {
 }
 
 // readInput relays the terminal's input and watches for the detach key.
+// With a pollable terminal it is also the connection's one writer: it
+// writes each keystroke's frame itself, and the frames other goroutines
+// queue between reads; once input is over it carries on as writeLoop.
 func (r *relay) readInput() {
+	if r.pollable {
+		defer r.wg.Done()
+	}
 	buf := make([]byte, 32<<10)
 	for {
+		if r.pollable {
+			_ = r.in.SetReadDeadline(time.Time{})
+			if !r.writeQueued() {
+				return
+			}
+		}
 		n, err := r.in.Read(buf)
+		if r.pollable && errors.Is(err, os.ErrDeadlineExceeded) {
+			continue // woken for the queue
+		}
 		b := buf[:n]
 		if i := r.opts.DetachKey.find(b); i >= 0 {
 			if i > 0 {
@@ -342,6 +387,7 @@ func (r *relay) readInput() {
 			// lost server.
 			r.finish(outcome{code: 0, detached: true})
 			r.detach()
+			r.inputOver()
 			return
 		}
 		if n > 0 {
@@ -350,6 +396,7 @@ func (r *relay) readInput() {
 		if err != nil {
 			select {
 			case <-r.quit:
+				r.inputOver()
 				return // the relay is over and closed the terminal
 			default:
 			}
@@ -360,7 +407,34 @@ func (r *relay) readInput() {
 			}
 			// A pipe at EOF: keep relaying output until the session ends;
 			// end-of-input is not a request to end a shared shell.
+			r.inputOver()
 			return
+		}
+	}
+}
+
+// inputOver: readInput has read its last; if it is the writer, it goes on
+// writing what others queue.
+func (r *relay) inputOver() {
+	if r.pollable {
+		r.writeFrames()
+	}
+}
+
+// writeQueued writes what other goroutines queued, without waiting. At quit
+// it writes what is left, closes the write side and reports false.
+func (r *relay) writeQueued() bool {
+	for {
+		select {
+		case b := <-r.frames:
+			if _, err := r.conn.c.Write(b); err != nil {
+				return false
+			}
+		case <-r.quit:
+			r.writeFrames()
+			return false
+		default:
+			return true
 		}
 	}
 }
@@ -368,7 +442,15 @@ func (r *relay) readInput() {
 func (r *relay) sendInput(b []byte) {
 	for len(b) > 0 {
 		n := min(len(b), wire.MaxPayload)
-		r.send(wire.TypeInput, append([]byte(nil), b[:n]...))
+		if r.pollable {
+			// This goroutine is the writer: one frame, one write, now.
+			f, _ := wire.AppendFrame(nil, wire.TypeInput, b[:n])
+			if _, err := r.conn.c.Write(f); err != nil {
+				return // the reader sees the connection go
+			}
+		} else {
+			r.send(wire.TypeInput, append([]byte(nil), b[:n]...))
+		}
 		b = b[n:]
 	}
 }
