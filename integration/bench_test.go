@@ -397,6 +397,12 @@ func catScript() string {
 // throughput measures MiB/s of the big file through h to every one of
 // `clients` attached clients, until each has shown the marker.
 func throughput(b *testing.B, h holder, clients int, stopOne bool) float64 {
+	return throughputAfter(b, h, clients, stopOne, func() {})
+}
+
+// throughputAfter is throughput with ready called once every client is
+// attached, just before the output starts.
+func throughputAfter(b *testing.B, h holder, clients int, stopOne bool, ready func()) float64 {
 	h.create(b, catScript())
 	var sinks []*sink
 	for i := 0; i < clients; i++ {
@@ -417,6 +423,7 @@ func throughput(b *testing.B, h holder, clients int, stopOne bool) float64 {
 	for _, s := range watchers {
 		hits = append(hits, s.watch(doneMarker))
 	}
+	ready()
 	start := time.Now()
 	sinks[0].send(b, "\r")
 	for _, hit := range hits {
@@ -578,8 +585,10 @@ func BenchmarkKeystrokeEcho(b *testing.B) {
 }
 
 // BenchmarkIdleMemory: holder memory per idle session (10 sessions), and
-// wr's server per session after 32 MiB of output has passed through one.
-// Targets: wr <= tmux per idle session; <= 4 MiB per session after output.
+// wr's server after 32 MiB of output has passed through one session: its
+// whole resident size, and the growth over the same server just before the
+// output, which is the session's share. Targets: wr <= tmux per idle
+// session; <= 4 MiB per session after output.
 func BenchmarkIdleMemory(b *testing.B) {
 	kinds := slices.DeleteFunc(names(holders(b)), func(n string) bool { return n == "raw" })
 	const n = 10
@@ -612,9 +621,11 @@ func BenchmarkIdleMemory(b *testing.B) {
 		report(b, "KiB/session", figures, kinds)
 
 		// After 32 MiB of output through one session (with a client): the
-		// server's whole resident size, which holds that one session.
+		// server's whole resident size, which holds that one session, and
+		// what the session added to it (the per-session figure).
 		h := &wrHolder{}
-		throughput(b, h, 1, false)
+		before := 0
+		throughputAfter(b, h, 1, false, func() { before = rssKiB(h.pids(b)[0]) })
 		pid := h.pids(b)[0]
 		// The server hands memory back once the burst is over: read its
 		// size when it has stopped shrinking (at most 5 s).
@@ -628,6 +639,7 @@ func BenchmarkIdleMemory(b *testing.B) {
 			rss = min(rss, now)
 		}
 		b.ReportMetric(float64(rss), "wr-server-after-32MiB-KiB")
+		b.ReportMetric(float64(rss-before), "wr-session-after-32MiB-KiB")
 	}
 }
 

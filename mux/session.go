@@ -31,7 +31,7 @@ const (
 // carved from, so a chunk is shared by every client without a copy.
 const (
 	readChunk = 64 << 10
-	arenaSize = 1 << 20
+	arenaSize = 256 << 10
 	minArena  = 4 << 10
 	minRoom   = 512 // an arena with less room left is replaced before a read
 )
