@@ -30,13 +30,15 @@ type model struct {
 	pending  []modelOp
 	timer    *time.Timer  // kicks the feeder feedDelay after an op
 	timerSet bool         // the timer is running
+	tickLag  int64        // lag at the timer's last tick, -1 after a feed
 	stopped  bool         // the session has ended: feed no more
 	lag      atomic.Int64 // bytes in pending
 
 	// The feeder is a goroutine started on demand and gone once nothing is
 	// pending, so an idle session costs no goroutine for its model.
-	feeding atomic.Bool // a feeder is running
-	kicked  atomic.Bool // there may be ops the running feeder has not taken
+	feeding atomic.Bool  // a feeder is running
+	kicked  atomic.Bool  // there may be ops the running feeder has not taken
+	passes  atomic.Int64 // batches the feeder has applied, for tests
 
 	nobody  func() bool    // no client attached: the model answers queries
 	answer  func(p []byte) // writes the model's answers to the PTY
@@ -53,6 +55,7 @@ func newModel(cols, rows, scrollback int, sessionMu *sync.Mutex, nobody func() b
 	m := &model{
 		scr:       screen.New(cols, rows, scrollback),
 		sessionMu: sessionMu,
+		tickLag:   -1,
 		nobody:    nobody, answer: answer,
 	}
 	// With nobody attached no terminal answers the application's DA1, DA2
@@ -66,13 +69,17 @@ func newModel(cols, rows, scrollback int, sessionMu *sync.Mutex, nobody func() b
 	return m
 }
 
-// feedBatch and feedDelay pace the feeder: it wakes once a batch has
-// built up, or a moment after the first op, never once per PTY read.
-// Waking it for every keystroke's echo would put a third goroutine on the
-// echo's critical path; what it has not applied yet is applied on demand by
-// whoever needs the screen (lockModel).
+// feedSmall, feedBatch and feedDelay pace the feeder. It never runs once
+// per PTY read: waking it for every keystroke's echo would put a third
+// goroutine on the echo's critical path. A little output (typing, a
+// prompt, a query the model may have to answer) is applied feedDelay after
+// it came. A burst (a cat) is left to build up to feedBatch, or until it
+// stops, because the model skips most of a large batch of plain text that
+// scrolls away (screen.WriteBatch); what has not been applied yet is
+// applied on demand by whoever needs the screen (lockModel).
 const (
-	feedBatch = 64 << 10
+	feedSmall = 64 << 10
+	feedBatch = 1 << 20
 	feedDelay = 2 * time.Millisecond
 )
 
@@ -86,11 +93,27 @@ func (m *model) push(op modelOp) {
 	case !m.timerSet:
 		m.timerSet = true
 		if m.timer == nil {
-			m.timer = time.AfterFunc(feedDelay, m.kick)
+			m.timer = time.AfterFunc(feedDelay, m.tick)
 		} else {
 			m.timer.Reset(feedDelay)
 		}
 	}
+}
+
+// tick is the timer's: it kicks the feeder for a little output, for the
+// end of a burst (the lag has not grown since the last tick) and for a full
+// batch, and otherwise lets the burst build up for another feedDelay.
+func (m *model) tick() {
+	m.sessionMu.Lock()
+	lag := m.lag.Load()
+	if lag < feedSmall || lag >= feedBatch || lag == m.tickLag || m.stopped {
+		m.sessionMu.Unlock()
+		m.kick()
+		return
+	}
+	m.tickLag = lag
+	m.timer.Reset(feedDelay)
+	m.sessionMu.Unlock()
 }
 
 // kick makes sure a feeder will take what is pending: it starts one, or
@@ -147,10 +170,12 @@ func (m *model) feed() {
 		ops := m.pending
 		m.pending = nil
 		m.timerSet = false
+		m.tickLag = -1
 		stopped := m.stopped
 		m.sessionMu.Unlock()
 		if !stopped {
 			m.apply(ops)
+			m.passes.Add(1)
 		}
 		replies := m.replies
 		m.replies = nil
