@@ -75,6 +75,8 @@ type Screen struct {
 	styles   styleTable
 	clusters clusterTable
 	links    linkTable
+
+	skipped int // bytes WriteBatch has not drawn, for tests
 }
 
 // savedCursor is what DECSC (ESC 7) saves and DECRC (ESC 8) restores.

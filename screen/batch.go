@@ -1,0 +1,182 @@
+package screen
+
+import "github.com/charmbracelet/x/ansi/parser"
+
+// Why a skip is exact. With the whole screen as the scroll region, ASCII
+// printing as itself and insert mode off, each byte of a plain run (see
+// plainByte) written in the parser's ground state prints an ASCII character
+// with the pen, moves the cursor within its row, or moves it down a row
+// (LF, autowrap), scrolling the whole screen at the bottom, which blanks the
+// new bottom line with the pen's erase style. The columns it reaches do not
+// depend on the row, and the lines it draws after a scroll start blank. So
+// when the part after the cut makes rows+scrollback scrolls, every line in
+// the ring afterwards was blanked by one of them and drawn only by that part,
+// the same whatever row it started on, and the cursor ends on the bottom
+// row. It makes that many when it holds skipNeed LFs, rows-1 of which may be
+// spent reaching the bottom row. The skipped part's other effects are set by
+// hand: after its final CR LF the cursor is in the first column with no
+// pending wrap and no emoji sequence in progress, and REP repeats its last
+// printable byte. Nothing else changes; canSkip rules out the one table
+// change that could differ.
+
+// plainByte marks the bytes a plain run consists of: printable ASCII, CR,
+// BS and HT, which stay in the row, and LF.
+var plainByte = func() (t [256]bool) {
+	for b := 0x20; b < 0x7f; b++ {
+		t[b] = true
+	}
+	t['\r'], t['\n'], t['\b'], t['\t'] = true, true, true, true
+	return t
+}()
+
+// WriteBatch writes chunks in order. The screen afterwards is exactly as if
+// each chunk had been passed to Write in turn (contents, scrollback, cursor,
+// pen, modes, parser state; replies are sent the same), but a long run of
+// plain text whose every line is scrolled out of the scrollback by the rest
+// of the run is skipped rather than drawn.
+//
+// Precisely: in the last run of printable ASCII, CR, LF, BS and HT where a
+// CR LF is followed by at least 2*rows-1+scrollback more LFs, the part up to
+// the last such CR LF is skipped, if where it starts (past the end of any
+// escape sequence the run starts in) the scroll region is the whole screen,
+// ASCII prints as itself and insert mode is off. WriteBatch does not
+// allocate in steady state.
+func (s *Screen) WriteBatch(chunks [][]byte) {
+	end := 0
+	for _, p := range chunks {
+		end += len(p)
+	}
+	cut, tail := findCut(chunks, end, s.skipNeed())
+	if cut < 0 {
+		for _, p := range chunks {
+			s.Write(p)
+		}
+		return
+	}
+	start, last, lastAt := runStart(chunks, end, cut)
+	s.writeRange(chunks, 0, start)
+	// A run usually starts inside the escape sequence before it: write up
+	// to the ground state, in growing steps so that a run that is all OSC
+	// payload costs a few Writes.
+	for step := 1; start < cut && s.parser.State() != parser.GroundState; step *= 2 {
+		next := min(start+step, cut)
+		s.writeRange(chunks, start, next)
+		start = next
+	}
+	if start < cut && s.canSkip(tail) {
+		// The row and the grid are left as they are: the tail makes them
+		// what they would have been.
+		s.x, s.pendingWrap, s.joining = 0, false, false
+		s.y = s.rows - 1
+		if lastAt >= start {
+			s.lastChar = rune(last)
+		}
+		s.skipped += cut - start
+	} else {
+		s.writeRange(chunks, start, cut)
+	}
+	s.writeRange(chunks, cut, end)
+}
+
+// skipNeed is how many LFs must follow a skipped run.
+func (s *Screen) skipNeed() int {
+	return 2*s.rows - 1 + s.g.maxHistory
+}
+
+// canSkip reports whether a plain run that starts now, in the parser's
+// ground state, and is cut with tail LFs after the cut, can be skipped.
+func (s *Screen) canSkip(tail int) bool {
+	// The bytes before the run may have switched screens, and the
+	// alternate one has no scrollback.
+	if tail < s.skipNeed() {
+		return false
+	}
+	// A narrower region scrolls without the scrollback and keeps the rows
+	// outside it.
+	if s.top != 0 || s.bottom != s.rows {
+		return false
+	}
+	// Another character set (or a single shift) maps ASCII to other
+	// characters; insert mode shifts cells along the row.
+	if !s.plainCharset() || s.modes.has(modeInsert) {
+		return false
+	}
+	// The first scroll interns the erase style, both ways, before anything
+	// else is interned; but if that compacts the tables, which ones survive
+	// depends on the cells at that moment.
+	_, ok := s.styles.index[style{bg: s.pen.bg}]
+	return ok || len(s.styles.list) < maxStyles
+}
+
+// findCut returns the offset of the cut in chunks (end bytes in all), or -1:
+// the offset right after the last CR LF that is followed, within the same
+// run of plain bytes, by at least need LFs, and how many it is followed by.
+// It scans backwards so that when the batch ends in such a run only the
+// tail is read.
+func findCut(chunks [][]byte, end, need int) (cut, tail int) {
+	lfs := 0      // LFs after the byte looked at, in its run
+	var next byte // the byte after it
+	base := end   // offset of chunks[c]
+	for c := len(chunks) - 1; c >= 0; c-- {
+		p := chunks[c]
+		base -= len(p)
+		for i := len(p); i > 0; {
+			i--
+			b := p[i]
+			switch {
+			case !plainByte[b]:
+				lfs = 0
+			case b == '\n':
+				lfs++
+			case b == '\r' && next == '\n' && lfs > need:
+				// lfs counts the LF of this CR LF.
+				return base + i + 2, lfs - 1
+			}
+			next = b
+		}
+	}
+	return -1, 0
+}
+
+// runStart returns the offset where the run of plain bytes holding the cut
+// starts, and the last printable byte before the cut and its offset (-1 if
+// there is none in the run).
+func runStart(chunks [][]byte, end, cut int) (start int, last byte, lastAt int) {
+	lastAt = -1
+	base := end
+	for c := len(chunks) - 1; c >= 0; c-- {
+		p := chunks[c]
+		base -= len(p)
+		if base >= cut {
+			continue
+		}
+		i := min(cut-base, len(p))
+		for ; lastAt < 0 && i > 0 && plainByte[p[i-1]]; i-- {
+			if p[i-1] >= 0x20 {
+				last, lastAt = p[i-1], base+i-1
+			}
+		}
+		for i > 0 {
+			i--
+			if !plainByte[p[i]] {
+				return base + i + 1, last, lastAt
+			}
+		}
+	}
+	return 0, last, lastAt
+}
+
+// writeRange writes bytes [from, to) of the concatenated chunks, keeping
+// the chunks' boundaries.
+func (s *Screen) writeRange(chunks [][]byte, from, to int) {
+	off := 0
+	for _, p := range chunks {
+		if off >= to {
+			return
+		}
+		if lo, hi := max(from-off, 0), min(to-off, len(p)); lo < hi {
+			s.Write(p[lo:hi])
+		}
+		off += len(p)
+	}
+}
