@@ -1,6 +1,11 @@
 package screen
 
-import "github.com/charmbracelet/x/ansi/parser"
+import (
+	"encoding/binary"
+	"math/bits"
+
+	"github.com/charmbracelet/x/ansi/parser"
+)
 
 // Why a skip is exact. With the whole screen as the scroll region, ASCII
 // printing as itself and insert mode off, each byte of a plain run (see
@@ -121,6 +126,11 @@ func findCut(chunks [][]byte, end, need int) (cut, tail int) {
 		p := chunks[c]
 		base -= len(p)
 		for i := len(p); i > 0; {
+			if n := printableEnd(p[:i]); n > 0 {
+				i -= n
+				next = p[i]
+				continue
+			}
 			i--
 			b := p[i]
 			switch {
@@ -157,6 +167,10 @@ func runStart(chunks [][]byte, end, cut int) (start int, last byte, lastAt int) 
 			}
 		}
 		for i > 0 {
+			if n := printableEnd(p[:i]); n > 0 {
+				i -= n
+				continue
+			}
 			i--
 			if !plainByte[p[i]] {
 				return base + i + 1, last, lastAt
@@ -164,6 +178,28 @@ func runStart(chunks [][]byte, end, cut int) (start int, last byte, lastAt int) 
 		}
 	}
 	return 0, last, lastAt
+}
+
+// printableEnd returns how many of the last 8 bytes of p (0 if it is
+// shorter) are printable ASCII (0x20-0x7E) after the last one that is not,
+// looking at them as one word: it lets the scans skip printable text 8 bytes
+// at a time.
+func printableEnd(p []byte) int {
+	if len(p) < 8 {
+		return 0
+	}
+	const ones, tops = 0x0101010101010101, 0x8080808080808080
+	x := binary.LittleEndian.Uint64(p[len(p)-8:])
+	// A byte is not printable when its top bit is set, or when its low 7
+	// bits are below 0x20 or all ones. Adding to the low 7 bits of a byte
+	// cannot carry into the next byte, so each byte is judged on its own.
+	low := x &^ tops
+	bad := (x | ^(low + (0x80-0x20)*ones) | (low + ones)) & tops
+	if bad == 0 {
+		return 8 // a constant, so the loop need not wait for the word
+	}
+	// The last byte of p is the word's most significant.
+	return bits.LeadingZeros64(bad) / 8
 }
 
 // writeRange writes bytes [from, to) of the concatenated chunks, keeping

@@ -586,6 +586,51 @@ func FuzzWriteBatch(f *testing.F) {
 	})
 }
 
+// TestPrintableEnd compares the word-at-a-time count with a bytewise one:
+// every byte value at every place among printable neighbours of every
+// value, and random words.
+func TestPrintableEnd(t *testing.T) {
+	want := func(p []byte) int {
+		if len(p) < 8 {
+			return 0
+		}
+		n := 0
+		for i := len(p) - 1; i >= len(p)-8 && p[i] >= 0x20 && p[i] < 0x7f; i-- {
+			n++
+		}
+		return n
+	}
+	check := func(p []byte) {
+		if got, w := printableEnd(p), want(p); got != w {
+			t.Fatalf("printableEnd(%q) = %d, want %d", p, got, w)
+		}
+	}
+	for _, fill := range []byte{' ', '!', 'a', '~'} {
+		for v := range 256 {
+			for k := range 9 {
+				p := bytes.Repeat([]byte{fill}, 9)
+				p[k] = byte(v)
+				check(p)
+				check(p[:8])
+				check(p[:7])
+			}
+		}
+	}
+	r := rand.New(rand.NewPCG(3, 4))
+	p := make([]byte, 8)
+	for range 100000 {
+		for i := range p {
+			p[i] = byte(r.IntN(256))
+			if r.IntN(2) == 0 {
+				p[i] = byte(0x1e + r.IntN(4))
+			} else if r.IntN(2) == 0 {
+				p[i] = byte(0x7d + r.IntN(4))
+			}
+		}
+		check(p)
+	}
+}
+
 // TestWriteBatchAllocs: once the scrollback is full, a batch allocates
 // nothing, skip or not.
 func TestWriteBatchAllocs(t *testing.T) {
