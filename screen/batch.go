@@ -122,10 +122,11 @@ func findCut(chunks [][]byte, end, need int) (cut, tail int) {
 	lfs := 0      // LFs after the byte looked at, in its run
 	var next byte // the byte after it
 	base := end   // offset of chunks[c]
+	resume := afterShortRun(chunks, len(chunks), end, end, need+2)
 	for c := len(chunks) - 1; c >= 0; c-- {
 		p := chunks[c]
 		base -= len(p)
-		for i := len(p); i > 0; {
+		for i := min(len(p), resume-base); i > 0; {
 			if n := printableEnd(p[:i]); n > 0 {
 				i -= n
 				next = p[i]
@@ -136,6 +137,8 @@ func findCut(chunks [][]byte, end, need int) (cut, tail int) {
 			switch {
 			case !plainByte[b]:
 				lfs = 0
+				resume = afterShortRun(chunks, c, base, base+i, need+2)
+				i = max(resume-base, 0)
 			case b == '\n':
 				lfs++
 			case b == '\r' && next == '\n' && lfs > need:
@@ -146,6 +149,33 @@ func findCut(chunks [][]byte, end, need int) (cut, tail int) {
 		}
 	}
 	return -1, 0
+}
+
+// afterShortRun returns where findCut goes on from the end of a run at
+// offset r (in chunks[c], which starts at offset base; or c is len(chunks)
+// and r the end): a run shorter than n bytes cannot hold the cut, so past
+// the first byte that is not plain among the n before r, if there is one,
+// and 0 if there are fewer than n. Output with many escape sequences is
+// then mostly skipped.
+func afterShortRun(chunks [][]byte, c, base, r, n int) int {
+	from := r - n
+	if from < 0 {
+		return 0
+	}
+	for base > from {
+		c--
+		base -= len(chunks[c])
+	}
+	for ; base < r; c++ {
+		p := chunks[c]
+		for i := max(from-base, 0); i < len(p) && base+i < r; i++ {
+			if !plainByte[p[i]] {
+				return base + i + 1
+			}
+		}
+		base += len(p)
+	}
+	return r
 }
 
 // runStart returns the offset where the run of plain bytes holding the cut
