@@ -21,8 +21,9 @@ const maxModelLag = 16 << 20
 //
 // Lock order: model.mu before session.mu, never the other way round.
 type model struct {
-	mu  sync.Mutex // held while feeding
-	scr *screen.Screen
+	mu    sync.Mutex // held while feeding
+	scr   *screen.Screen
+	batch [][]byte // apply's, kept between calls; guarded by mu
 
 	sessionMu *sync.Mutex // the session's mu, which guards the fields below
 
@@ -141,17 +142,25 @@ func (m *model) sync() {
 	m.apply(ops)
 }
 
-// apply feeds ops to the screen. Called with mu held.
+// apply feeds ops to the screen. Called with mu held. The chunks between
+// two resizes go to the screen in one WriteBatch, which skips what a burst
+// scrolls out of the scrollback anyway.
 func (m *model) apply(ops []modelOp) {
 	var n int64
+	batch := m.batch[:0]
 	for _, op := range ops {
 		if op.chunk == nil {
+			m.scr.WriteBatch(batch)
+			batch = batch[:0]
 			m.scr.Resize(op.cols, op.rows)
 			continue
 		}
-		_, _ = m.scr.Write(op.chunk)
+		batch = append(batch, op.chunk)
 		n += int64(len(op.chunk))
 	}
+	m.scr.WriteBatch(batch)
+	clear(batch)
+	m.batch = batch[:0]
 	m.lag.Add(-n)
 	clear(ops)
 }
