@@ -21,8 +21,8 @@ import (
 // spent reaching the bottom row. The skipped part's other effects are set by
 // hand: after its final CR LF the cursor is in the first column with no
 // pending wrap and no emoji sequence in progress, and REP repeats its last
-// printable byte. Nothing else changes; canSkip rules out the one table
-// change that could differ.
+// printable byte. The ring may end up rotated differently, which nothing
+// observes; canSkip rules out the one table change that could differ.
 
 // plainByte marks the bytes a plain run consists of: printable ASCII, CR,
 // BS and HT, which stay in the row, and LF.
@@ -41,11 +41,11 @@ var plainByte = func() (t [256]bool) {
 // of the run is skipped rather than drawn.
 //
 // Precisely: in the last run of printable ASCII, CR, LF, BS and HT where a
-// CR LF is followed by at least 2*rows-1+scrollback more LFs, the part up to
-// the last such CR LF is skipped, if where it starts (past the end of any
-// escape sequence the run starts in) the scroll region is the whole screen,
-// ASCII prints as itself and insert mode is off. WriteBatch does not
-// allocate in steady state.
+// CR LF is followed by at least 2*rows-1+scrollback more LFs (no scrollback
+// on the alternate screen), the part up to the last such CR LF is skipped,
+// if where it starts (past the end of any escape sequence the run starts
+// in) the scroll region is the whole screen, ASCII prints as itself and
+// insert mode is off. WriteBatch does not allocate in steady state.
 func (s *Screen) WriteBatch(chunks [][]byte) {
 	end := 0
 	for _, p := range chunks {
@@ -69,8 +69,9 @@ func (s *Screen) WriteBatch(chunks [][]byte) {
 		start = next
 	}
 	if start < cut && s.canSkip(tail) {
-		// The row and the grid are left as they are: the tail makes them
-		// what they would have been.
+		// The grid is left as it is, with the cursor on the bottom row as
+		// if the run had scrolled: the tail makes both what they would
+		// have been.
 		s.x, s.pendingWrap, s.joining = 0, false, false
 		s.y = s.rows - 1
 		if lastAt >= start {
