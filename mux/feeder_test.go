@@ -1,8 +1,13 @@
 package mux
 
 import (
+	"bufio"
 	"fmt"
+	"os"
+	"os/exec"
 	"runtime"
+	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -103,5 +108,74 @@ func TestFeederBatchesABurst(t *testing.T) {
 	// One pass per feedDelay would be about 200; one per feedBatch is 4 or 5.
 	if n := m.passes.Load(); n > 12 {
 		t.Fatalf("4 MiB at 10 MiB/s took %d feeder passes, want batches near %d KiB", n, feedBatch>>10)
+	}
+}
+
+// The server runs on one P. A feeder drawing a large batch that cannot be
+// skipped (coloured text) must let a goroutine waiting on I/O (another
+// session's reader) run within a few milliseconds, not hold the P until
+// the runtime preempts it and polls the network 10 ms later. The byte comes
+// from another process, stamped with the time it was written, so its
+// arrival does not itself wait for the P.
+func TestFeederLetsOthersRun(t *testing.T) {
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1))
+	var line strings.Builder
+	for i := 0; i < 10; i++ {
+		fmt.Fprintf(&line, "\x1b[3%dmword%d\x1b[0m ", i%8, i)
+	}
+	line.WriteString("\r\n")
+	chunk := []byte(strings.Repeat(line.String(), 4096/line.Len()))
+	var waits []time.Duration
+	for round := 0; round < 3; round++ {
+		r, w, err := os.Pipe()
+		if err != nil {
+			t.Fatal(err)
+		}
+		stamped := make(chan time.Duration, 1)
+		go func() {
+			b, _ := bufio.NewReader(r).ReadString('\n')
+			ns, err := strconv.ParseInt(strings.TrimSpace(b), 10, 64)
+			if err != nil {
+				stamped <- -1
+				return
+			}
+			stamped <- time.Since(time.Unix(0, ns))
+		}()
+		// Written while the feeder draws: drawing 8 MiB takes 50 ms or
+		// more, under -race ten times that.
+		cmd := exec.Command("sh", "-c", "sleep 0.03; date +%s%N")
+		cmd.Stdout = w
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		w.Close()
+		var mu sync.Mutex
+		m := newModel(80, 24, 2000, &mu, func() bool { return false }, func([]byte) {})
+		mu.Lock()
+		for n := 0; n < 8<<20; n += len(chunk) {
+			m.push(modelOp{chunk: chunk})
+		}
+		mu.Unlock()
+		select {
+		case d := <-stamped:
+			if d < 0 {
+				t.Fatal("no time stamp from the writer")
+			}
+			waits = append(waits, d)
+		case <-time.After(30 * time.Second):
+			t.Fatal("the reader never ran")
+		}
+		_ = cmd.Wait()
+		r.Close()
+		for m.lag.Load() != 0 || m.feeding.Load() {
+			time.Sleep(time.Millisecond)
+		}
+	}
+	// The median: a GC cycle (or, under -race, the detector) can make one
+	// wait long. Without the yields each wait is 10 ms or more.
+	slices.Sort(waits)
+	t.Logf("waits for a ready reader while the feeder drew: %v", waits)
+	if med := waits[len(waits)/2]; med > 5*time.Millisecond {
+		t.Fatalf("a ready reader waited %v (median) while the feeder drew", med)
 	}
 }

@@ -21,9 +21,11 @@ const maxModelLag = 16 << 20
 //
 // Lock order: model.mu before session.mu, never the other way round.
 type model struct {
-	mu    sync.Mutex // held while feeding
-	scr   *screen.Screen
-	batch [][]byte // apply's, kept between calls; guarded by mu
+	mu       sync.Mutex // held while feeding
+	scr      *screen.Screen
+	batch    [][]byte  // apply's, kept between calls; guarded by mu
+	yielding bool      // the feeder is applying: let others run now and then; guarded by mu
+	yielded  time.Time // when the feeder last let others run; guarded by mu
 
 	sessionMu *sync.Mutex // the session's mu, which guards the fields below
 
@@ -31,7 +33,8 @@ type model struct {
 	pending  []modelOp
 	timer    *time.Timer  // kicks the feeder feedDelay after an op
 	timerSet bool         // the timer is running
-	tickLag  int64        // lag at the timer's last tick, -1 after a feed
+	pushed   int64        // bytes ever pushed
+	tickMark int64        // pushed when the timer was armed or last ticked
 	stopped  bool         // the session has ended: feed no more
 	lag      atomic.Int64 // bytes in pending
 
@@ -56,12 +59,27 @@ func newModel(cols, rows, scrollback int, sessionMu *sync.Mutex, nobody func() b
 	m := &model{
 		scr:       screen.New(cols, rows, scrollback),
 		sessionMu: sessionMu,
-		tickLag:   -1,
 		nobody:    nobody, answer: answer,
 	}
 	// With nobody attached no terminal answers the application's DA1, DA2
 	// and cursor-position queries, and a program started detached would
 	// hang waiting; the model answers instead.
+	// The server runs on one P (see main), so a feeder drawing a megabyte
+	// of output that cannot be skipped (coloured text) would hold every
+	// other session's reader and writers off for milliseconds: Go polls
+	// the network only when nothing else is runnable, or every 10 ms. So
+	// after feedSlice of drawing it sleeps a moment, which parks it and
+	// lets the scheduler poll. (runtime.Gosched would not: the feeder goes
+	// back on the run queue, which is served before the poll.) With
+	// nothing else to run the sleep can last a millisecond; only the
+	// model's catching up waits for it. Not while lockModel is held: that
+	// would stall the session's reader too.
+	m.scr.SetYield(4<<10, func() {
+		if m.yielding && time.Since(m.yielded) >= feedSlice {
+			time.Sleep(time.Microsecond)
+			m.yielded = time.Now()
+		}
+	})
 	m.scr.SetReply(func(p []byte) {
 		if m.nobody() {
 			m.replies = append(m.replies, p...)
@@ -70,16 +88,18 @@ func newModel(cols, rows, scrollback int, sessionMu *sync.Mutex, nobody func() b
 	return m
 }
 
-// feedSmall, feedBatch and feedDelay pace the feeder. It never runs once
+// feedBurst, feedBatch and feedDelay pace the feeder. It never runs once
 // per PTY read: waking it for every keystroke's echo would put a third
-// goroutine on the echo's critical path. A little output (typing, a
-// prompt, a query the model may have to answer) is applied feedDelay after
-// it came. A burst (a cat) is left to build up to feedBatch, or until it
-// stops, because the model skips most of a large batch of plain text that
-// scrolls away (screen.WriteBatch); what has not been applied yet is
-// applied on demand by whoever needs the screen (lockModel).
+// goroutine on the echo's critical path. Output (typing, a prompt, a query
+// the model may have to answer) is applied feedDelay after it came, unless
+// more than feedBurst came in that time: a burst (a cat) is left to build
+// up to feedBatch, or until it slows, because the model skips most of a
+// large batch of plain text that scrolls away (screen.WriteBatch). What has
+// not been applied yet is applied on demand by whoever needs the screen
+// (lockModel).
 const (
-	feedSmall = 64 << 10
+	feedSlice = 500 * time.Microsecond
+	feedBurst = 16 << 10
 	feedBatch = 1 << 20
 	feedDelay = 2 * time.Millisecond
 )
@@ -87,12 +107,14 @@ const (
 // push queues an op. Called with the session's mu held.
 func (m *model) push(op modelOp) {
 	m.pending = append(m.pending, op)
+	m.pushed += int64(len(op.chunk))
 	lag := m.lag.Add(int64(len(op.chunk)))
 	switch {
 	case lag >= feedBatch:
 		m.kick()
 	case !m.timerSet:
 		m.timerSet = true
+		m.tickMark = m.pushed
 		if m.timer == nil {
 			m.timer = time.AfterFunc(feedDelay, m.tick)
 		} else {
@@ -101,18 +123,18 @@ func (m *model) push(op modelOp) {
 	}
 }
 
-// tick is the timer's: it kicks the feeder for a little output, for the
-// end of a burst (the lag has not grown since the last tick) and for a full
-// batch, and otherwise lets the burst build up for another feedDelay.
+// tick is the timer's: it kicks the feeder unless output is still coming
+// fast (more than feedBurst since the last tick) and the batch is not full
+// yet, in which case it looks again in another feedDelay.
 func (m *model) tick() {
 	m.sessionMu.Lock()
-	lag := m.lag.Load()
-	if lag < feedSmall || lag >= feedBatch || lag == m.tickLag || m.stopped {
+	since := m.pushed - m.tickMark
+	m.tickMark = m.pushed
+	if since < feedBurst || m.lag.Load() >= feedBatch || m.stopped {
 		m.sessionMu.Unlock()
 		m.kick()
 		return
 	}
-	m.tickLag = lag
 	m.timer.Reset(feedDelay)
 	m.sessionMu.Unlock()
 }
@@ -179,11 +201,12 @@ func (m *model) feed() {
 		ops := m.pending
 		m.pending = nil
 		m.timerSet = false
-		m.tickLag = -1
 		stopped := m.stopped
 		m.sessionMu.Unlock()
 		if !stopped {
+			m.yielding, m.yielded = true, time.Now()
 			m.apply(ops)
+			m.yielding = false
 			m.passes.Add(1)
 		}
 		replies := m.replies

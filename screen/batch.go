@@ -54,7 +54,7 @@ func (s *Screen) WriteBatch(chunks [][]byte) {
 	cut, tail := findCut(chunks, end, s.skipNeed())
 	if cut < 0 {
 		for _, p := range chunks {
-			s.Write(p)
+			s.draw(p)
 		}
 		return
 	}
@@ -242,8 +242,29 @@ func (s *Screen) writeRange(chunks [][]byte, from, to int) {
 			return
 		}
 		if lo, hi := max(from-off, 0), min(to-off, len(p)); lo < hi {
-			s.Write(p[lo:hi])
+			s.draw(p[lo:hi])
 		}
 		off += len(p)
+	}
+}
+
+// SetYield has WriteBatch call yield after about every bytes it draws (not
+// counting what it skips). A batch of output that cannot be skipped (a
+// megabyte of coloured text) takes milliseconds; a server that runs every
+// session on one thread lets the others in at these points.
+func (s *Screen) SetYield(every int, yield func()) {
+	s.yieldEvery, s.yield, s.sinceYield = every, yield, 0
+}
+
+// draw writes p for WriteBatch, and yields when it is time to.
+func (s *Screen) draw(p []byte) {
+	s.Write(p)
+	if s.yield == nil {
+		return
+	}
+	s.sinceYield += len(p)
+	if s.sinceYield >= s.yieldEvery {
+		s.sinceYield = 0
+		s.yield()
 	}
 }

@@ -77,6 +77,10 @@ type Screen struct {
 	links    linkTable
 
 	skipped int // bytes WriteBatch has not drawn, for tests
+
+	yield      func() // see SetYield
+	yieldEvery int
+	sinceYield int
 }
 
 // savedCursor is what DECSC (ESC 7) saves and DECRC (ESC 8) restores.
