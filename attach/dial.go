@@ -114,8 +114,16 @@ func (c *Conn) Request(t wire.Type, req, reply any) error {
 	if out, err = wire.AppendFrame(out, t, p); err != nil {
 		return fmt.Errorf("send %s: %w", t, err)
 	}
-	// Both frames in one write: they cannot interleave with anything.
+	// Both frames in one write: they cannot interleave with anything. The
+	// first write is bounded like the handshake's read: a server that
+	// accepted but does not read must not hold a large request forever.
+	if !c.greeted {
+		_ = c.c.SetWriteDeadline(time.Now().Add(5 * time.Second))
+	}
 	_, werr := c.c.Write(out)
+	if !c.greeted {
+		_ = c.c.SetWriteDeadline(time.Time{})
+	}
 	if !c.greeted {
 		if err := c.readWelcome(werr); err != nil {
 			return err

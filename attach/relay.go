@@ -59,30 +59,67 @@ func Run(opts Options) int {
 	// Signals are caught from before the request goes out: enabling each
 	// is a handshake with the runtime's signal thread (about 300 µs for
 	// the five here), which this way overlaps the round trip to the
-	// server instead of following it. A signal that arrives meanwhile
-	// waits in the channel; and from raw mode on, a SIGTERM still
-	// restores the terminal.
+	// server instead of following it. The request runs in its own
+	// goroutine so that a ctrl-C, SIGTERM or SIGHUP while it is on its way
+	// (a server slow to start, or wedged) still ends wr at once, with the
+	// status a signalled process reports; a SIGWINCH is remembered, and
+	// the size sent once attached. From raw mode on, a SIGTERM still
+	// restores the terminal. Signals stop being caught only after the
+	// terminal is restored.
 	sigs := make(chan os.Signal, 8)
 	notified := make(chan struct{})
 	go func() {
 		signal.Notify(sigs, syscall.SIGWINCH, syscall.SIGTERM, syscall.SIGHUP, syscall.SIGINT, syscall.SIGQUIT)
 		close(notified)
 	}()
-	conn, accepted, err := open(opts, req)
-	<-notified
-	if err != nil {
-		signal.Stop(sigs)
-		fmt.Fprintf(opts.Stderr, "wr: %v\n", err)
+	defer func() { <-notified; signal.Stop(sigs) }()
+	type opened struct {
+		conn     *Conn
+		accepted wire.Attached
+		err      error
+	}
+	done := make(chan opened, 1)
+	go func() {
+		conn, accepted, err := open(opts, req)
+		done <- opened{conn, accepted, err}
+	}()
+	var o opened
+	resized := false
+	for waiting := true; waiting; {
+		select {
+		case o = <-done:
+			waiting = false
+		case sig := <-sigs:
+			if sig == syscall.SIGWINCH {
+				resized = true
+				continue
+			}
+			go func() { // the request may still succeed: hang up on it
+				if o := <-done; o.conn != nil {
+					o.conn.Close()
+				}
+			}()
+			return 128 + int(sig.(syscall.Signal))
+		}
+	}
+	if o.err != nil {
+		fmt.Fprintf(opts.Stderr, "wr: %v\n", o.err)
 		return 1
 	}
+	conn, accepted := o.conn, o.accepted
 	defer conn.Close()
 
 	r := newRelay(conn, opts, isTerm, sigs)
+	if resized {
+		r.sendSize()
+	}
 	restore := func() {}
 	if isTerm {
 		state, err := term.MakeRaw(fd)
 		if err != nil {
-			signal.Stop(r.sigs)
+			if r.pollable {
+				r.in.Close()
+			}
 			fmt.Fprintf(opts.Stderr, "wr: cannot put the terminal in raw mode: %v\n", err)
 			return 1
 		}
@@ -254,7 +291,6 @@ func (r *relay) detach() {
 // stop ends the relay's goroutines; after it returns nothing more is
 // written to the terminal, so restoring it is the last word.
 func (r *relay) stop() {
-	signal.Stop(r.sigs)
 	close(r.quit)
 	r.wakeWriter()
 	done := make(chan struct{})
@@ -293,6 +329,7 @@ func (r *relay) writeFrames() {
 		select {
 		case b := <-r.frames:
 			if _, err := r.conn.c.Write(b); err != nil {
+				r.discardFrames()
 				return
 			}
 		case <-r.quit:
@@ -377,6 +414,12 @@ func (r *relay) readInput() {
 		if r.pollable && errors.Is(err, os.ErrDeadlineExceeded) {
 			continue // woken for the queue
 		}
+		// What was queued before this read returned goes first: a Resize
+		// queued just before a keystroke must reach the server before the
+		// keystroke that claims the size with it.
+		if r.pollable && !r.writeQueued() {
+			return
+		}
 		b := buf[:n]
 		if i := r.opts.DetachKey.find(b); i >= 0 {
 			if i > 0 {
@@ -386,7 +429,7 @@ func (r *relay) readInput() {
 			// the connection, and the reader must not take that for a
 			// lost server.
 			r.finish(outcome{code: 0, detached: true})
-			r.detach()
+			r.detachNow()
 			r.inputOver()
 			return
 		}
@@ -403,7 +446,7 @@ func (r *relay) readInput() {
 			if r.isTerm {
 				// The terminal went away: leave the session running.
 				r.finish(outcome{code: 128 + int(syscall.SIGHUP), quiet: true})
-				r.detach()
+				r.detachNow()
 			}
 			// A pipe at EOF: keep relaying output until the session ends;
 			// end-of-input is not a request to end a shared shell.
@@ -421,6 +464,32 @@ func (r *relay) inputOver() {
 	}
 }
 
+// detachNow sends the Detach from readInput: written at once when it is
+// the writer (it must not wait in a queue only it drains), queued for
+// writeLoop otherwise.
+func (r *relay) detachNow() {
+	if !r.pollable {
+		r.detach()
+		return
+	}
+	b, _ := wire.AppendFrame(nil, wire.TypeDetach, nil)
+	if r.writeQueued() {
+		_, _ = r.conn.c.Write(b)
+	}
+}
+
+// discardFrames drops queued frames until quit, after a write failed: a
+// sender must never block on a queue nobody drains.
+func (r *relay) discardFrames() {
+	for {
+		select {
+		case <-r.frames:
+		case <-r.quit:
+			return
+		}
+	}
+}
+
 // writeQueued writes what other goroutines queued, without waiting. At quit
 // it writes what is left, closes the write side and reports false.
 func (r *relay) writeQueued() bool {
@@ -428,6 +497,7 @@ func (r *relay) writeQueued() bool {
 		select {
 		case b := <-r.frames:
 			if _, err := r.conn.c.Write(b); err != nil {
+				go r.discardFrames()
 				return false
 			}
 		case <-r.quit:

@@ -8,8 +8,8 @@ import (
 	"wr/screen"
 )
 
-// maxModelLag bounds the output the model may fall behind by before the PTY
-// reader feeds it itself: the model must keep up, but not on every read.
+// maxModelLag bounds the output the model may fall behind by: past it the
+// PTY reader waits for the feeder (catchUp).
 const maxModelLag = 16 << 20
 
 // model is a session's screen model, fed off the PTY reader's critical
@@ -43,6 +43,7 @@ type model struct {
 	feeding atomic.Bool  // a feeder is running
 	kicked  atomic.Bool  // there may be ops the running feeder has not taken
 	passes  atomic.Int64 // batches the feeder has applied, for tests
+	waiting atomic.Int32 // lockModel callers waiting for mu
 
 	nobody  func() bool    // no client attached: the model answers queries
 	answer  func(p []byte) // writes the model's answers to the PTY
@@ -68,15 +69,17 @@ func newModel(cols, rows, scrollback int, sessionMu *sync.Mutex, nobody func() b
 	// of output that cannot be skipped (coloured text) would hold every
 	// other session's reader and writers off for milliseconds: Go polls
 	// the network only when nothing else is runnable, or every 10 ms. So
-	// after feedSlice of drawing it sleeps a moment, which parks it and
-	// lets the scheduler poll. (runtime.Gosched would not: the feeder goes
-	// back on the run queue, which is served before the poll.) With
-	// nothing else to run the sleep can last a millisecond; only the
-	// model's catching up waits for it. Not while lockModel is held: that
-	// would stall the session's reader too.
+	// after feedSlice of drawing it sleeps for feedPause, which parks it
+	// and lets the scheduler poll. (runtime.Gosched would not: the feeder
+	// goes back on the run queue, which is served before the poll; nor
+	// would a sleep too short to outlast the scheduler's way to the poll,
+	// as expired timers are run first.) With nothing else to run the sleep
+	// can last a millisecond; only the model's catching up waits for it. Not while lockModel is held (that
+	// would stall the session's reader too), nor while a lockModel caller
+	// waits for the feeder to finish.
 	m.scr.SetYield(4<<10, func() {
-		if m.yielding && time.Since(m.yielded) >= feedSlice {
-			time.Sleep(time.Microsecond)
+		if m.yielding && m.waiting.Load() == 0 && time.Since(m.yielded) >= feedSlice {
+			time.Sleep(feedPause)
 			m.yielded = time.Now()
 		}
 	})
@@ -99,6 +102,7 @@ func newModel(cols, rows, scrollback int, sessionMu *sync.Mutex, nobody func() b
 // (lockModel).
 const (
 	feedSlice = 500 * time.Microsecond
+	feedPause = 50 * time.Microsecond
 	feedBurst = 16 << 10
 	feedBatch = 1 << 20
 	feedDelay = 2 * time.Millisecond
@@ -187,6 +191,29 @@ func (m *model) apply(ops []modelOp) {
 	clear(ops)
 }
 
+// catchUp waits until the feeder has brought the lag down to half of
+// maxModelLag. The PTY reader calls it: the reader is what must wait.
+func (m *model) catchUp() {
+	m.kick()
+	for m.lag.Load() > maxModelLag/2 {
+		time.Sleep(time.Millisecond)
+	}
+}
+
+// splitBatch takes the ops of one pass: about feedBatch bytes, so that a
+// pass is one WriteBatch of a size that skips well and ends soon, however
+// far the model has fallen behind.
+func splitBatch(ops []modelOp) (batch, rest []modelOp) {
+	n := 0
+	for i, op := range ops {
+		n += len(op.chunk)
+		if n >= feedBatch {
+			return ops[:i+1], ops[i+1:]
+		}
+	}
+	return ops, nil
+}
+
 // feed is the feeder: it applies what is pending until a pass finds no kick
 // it has not answered. Ordering: kicked is cleared before the ops are
 // taken, so a kick that comes after the take is seen when the feeder
@@ -194,17 +221,23 @@ func (m *model) apply(ops []modelOp) {
 // kick is never lost, so no op waits for the next output to be applied
 // (an unanswered query would hang a program started detached).
 func (m *model) feed() {
+	m.mu.Lock()
+	m.yielded = time.Now()
+	m.mu.Unlock()
 	for {
 		m.kicked.Store(false)
 		m.mu.Lock()
 		m.sessionMu.Lock()
-		ops := m.pending
-		m.pending = nil
+		ops, rest := splitBatch(m.pending)
+		m.pending = rest
+		if len(rest) > 0 {
+			m.kicked.Store(true) // the next pass takes the rest
+		}
 		m.timerSet = false
 		stopped := m.stopped
 		m.sessionMu.Unlock()
 		if !stopped {
-			m.yielding, m.yielded = true, time.Now()
+			m.yielding = true
 			m.apply(ops)
 			m.yielding = false
 			m.passes.Add(1)

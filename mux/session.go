@@ -216,10 +216,10 @@ func (ss *session) readLoop(done chan<- struct{}) {
 	}
 	for {
 		if ss.model.lag.Load() > maxModelLag {
-			// The model fell far behind: catch it up here, so what is
-			// pending stays bounded.
-			ss.lockModel()
-			ss.unlockModel()
+			// The model fell far behind: this reader waits for the feeder
+			// to catch up (the program waits on a full terminal), so what
+			// is pending stays bounded, and everyone else goes on.
+			ss.model.catchUp()
 		}
 		if at := ss.exitedAt.Load(); at != 0 {
 			if time.Since(time.Unix(0, at)) > drainMax {
@@ -264,7 +264,9 @@ func (ss *session) fanOut(chunk []byte) {
 // lockModel takes the model's lock and then mu, and brings the model up to
 // the fan-out position: the screen exactly as every client has it.
 func (ss *session) lockModel() {
+	ss.model.waiting.Add(1) // the feeder stops yielding: finish, we wait
 	ss.model.mu.Lock()
+	ss.model.waiting.Add(-1)
 	ss.mu.Lock()
 	ss.model.sync()
 }

@@ -103,9 +103,9 @@ func (p *Process) Read(b []byte) (int, error) { return p.master.Read(b) }
 
 // ReadReady reads output like Read, into buf; or, when buf is nil, into the
 // buffer get returns, which it calls only once there is something to read
-// (or the terminal has hung up), so a caller that allocates its buffers on
-// demand holds none while the program is quiet. Deadlines and Close apply
-// as to Read.
+// (or the terminal has hung up, or poll(2) failed and it cannot tell), so a
+// caller that allocates its buffers on demand holds none while the program
+// is quiet. Deadlines and Close apply as to Read.
 func (p *Process) ReadReady(buf []byte, get func() []byte) (int, error) {
 	var n int
 	var rerr error

@@ -248,8 +248,9 @@ func (s *Screen) writeRange(chunks [][]byte, from, to int) {
 	}
 }
 
-// SetYield has WriteBatch call yield after about every bytes it draws (not
-// counting what it skips). A batch of output that cannot be skipped (a
+// SetYield has WriteBatch call yield after each chunk it draws once every
+// bytes have been drawn since the last call (what it skips does not
+// count; a chunk is drawn whole, so the granularity is a chunk). A batch of output that cannot be skipped (a
 // megabyte of coloured text) takes milliseconds; a server that runs every
 // session on one thread lets the others in at these points.
 func (s *Screen) SetYield(every int, yield func()) {
