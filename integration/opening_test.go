@@ -93,3 +93,45 @@ func catches(pid int, sig syscall.Signal) bool {
 	}
 	return false
 }
+
+// A server that accepts but never reads must not hold a client forever,
+// even when the client's first request is larger than the socket's buffers
+// (an attach carries the whole environment): the first write has the
+// handshake's deadline. It once blocked in that write with no deadline.
+func TestServerThatNeverReads(t *testing.T) {
+	e := newEnv(t)
+	if err := os.MkdirAll(filepath.Dir(e.socket), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	ln, err := net.Listen("unix", e.socket)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { ln.Close() })
+	go func() {
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			t.Cleanup(func() { c.Close() }) // accepted, never read
+		}
+	}()
+	big := strings.Repeat("x", 100<<10)
+	vars := e.vars
+	for i := 0; i < 6; i++ { // 600 KiB of environment: past the socket buffers, under the frame cap
+		vars = append(vars, fmt.Sprintf("WR_TEST_BIG%d=%s", i, big))
+	}
+	tm := e.termEnv(80, 24, vars, "attach", "--no-create", "s")
+	start := time.Now()
+	select {
+	case <-tm.exited:
+	case <-time.After(30 * time.Second):
+		t.Fatal("wr attach still waiting on a server that never reads after 30 s")
+	}
+	if code := tm.wait(); code != 1 {
+		t.Fatalf("exit code %d, want 1", code)
+	}
+	tm.expect("handshake")
+	t.Logf("gave up after %v", time.Since(start))
+}
