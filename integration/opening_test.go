@@ -4,11 +4,13 @@ package integration
 
 import (
 	"fmt"
+	"io"
 	"net"
 	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -30,30 +32,7 @@ func TestSignalWhileOpening(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			e := newEnv(t)
-			if err := os.MkdirAll(filepath.Dir(e.socket), 0o700); err != nil {
-				t.Fatal(err)
-			}
-			// A server that accepts and reads but never answers.
-			ln, err := net.Listen("unix", e.socket)
-			if err != nil {
-				t.Fatal(err)
-			}
-			t.Cleanup(func() { ln.Close() })
-			accepted := make(chan net.Conn, 1)
-			go func() {
-				c, err := ln.Accept()
-				if err != nil {
-					return
-				}
-				t.Cleanup(func() { c.Close() })
-				accepted <- c
-				buf := make([]byte, 4096)
-				for {
-					if _, err := c.Read(buf); err != nil {
-						return
-					}
-				}
-			}()
+			accepted := silentServer(t, e, true) // reads, never answers
 			tm := e.term(80, 24, "attach", "--no-create", "s")
 			select {
 			case <-accepted:
@@ -100,23 +79,7 @@ func catches(pid int, sig syscall.Signal) bool {
 // handshake's deadline. It once blocked in that write with no deadline.
 func TestServerThatNeverReads(t *testing.T) {
 	e := newEnv(t)
-	if err := os.MkdirAll(filepath.Dir(e.socket), 0o700); err != nil {
-		t.Fatal(err)
-	}
-	ln, err := net.Listen("unix", e.socket)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { ln.Close() })
-	go func() {
-		for {
-			c, err := ln.Accept()
-			if err != nil {
-				return
-			}
-			t.Cleanup(func() { c.Close() }) // accepted, never read
-		}
-	}()
+	silentServer(t, e, false) // accepts, never reads
 	big := strings.Repeat("x", 100<<10)
 	vars := e.vars
 	for i := 0; i < 6; i++ { // 600 KiB of environment: past the socket buffers, under the frame cap
@@ -134,4 +97,49 @@ func TestServerThatNeverReads(t *testing.T) {
 	}
 	tm.expect("handshake")
 	t.Logf("gave up after %v", time.Since(start))
+}
+
+// silentServer listens on e's socket in place of a wr server: it accepts
+// connections and never answers, reading (and dropping) what arrives only
+// if read is set. Each accepted connection is also sent on the returned
+// channel. Everything is closed when the test ends.
+func silentServer(t *testing.T, e *env, read bool) <-chan net.Conn {
+	t.Helper()
+	if err := os.MkdirAll(filepath.Dir(e.socket), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	ln, err := net.Listen("unix", e.socket)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var mu sync.Mutex
+	var conns []net.Conn
+	t.Cleanup(func() {
+		ln.Close()
+		mu.Lock()
+		defer mu.Unlock()
+		for _, c := range conns {
+			c.Close()
+		}
+	})
+	accepted := make(chan net.Conn, 16)
+	go func() {
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			mu.Lock()
+			conns = append(conns, c)
+			mu.Unlock()
+			select {
+			case accepted <- c:
+			default:
+			}
+			if read {
+				go func() { _, _ = io.Copy(io.Discard, c) }()
+			}
+		}
+	}()
+	return accepted
 }
