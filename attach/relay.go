@@ -302,7 +302,7 @@ func (r *relay) stop() {
 	}
 	r.conn.Close()
 	// Closing a reopened terminal also ends a read still waiting on it.
-	if r.in != r.opts.Stdin {
+	if r.pollable {
 		r.in.Close()
 	}
 }
@@ -404,21 +404,20 @@ func (r *relay) readInput() {
 	}
 	buf := make([]byte, 32<<10)
 	for {
+		n, err := r.in.Read(buf)
 		if r.pollable {
+			// What was queued before this read returned goes first: a
+			// Resize queued just before a keystroke must reach the server
+			// before the keystroke that claims the size with it. The
+			// deadline is cleared before the queue is drained (see
+			// wakeWriter).
 			_ = r.in.SetReadDeadline(time.Time{})
 			if !r.writeQueued() {
 				return
 			}
-		}
-		n, err := r.in.Read(buf)
-		if r.pollable && errors.Is(err, os.ErrDeadlineExceeded) {
-			continue // woken for the queue
-		}
-		// What was queued before this read returned goes first: a Resize
-		// queued just before a keystroke must reach the server before the
-		// keystroke that claims the size with it.
-		if r.pollable && !r.writeQueued() {
-			return
+			if errors.Is(err, os.ErrDeadlineExceeded) {
+				continue // woken for the queue
+			}
 		}
 		b := buf[:n]
 		if i := r.opts.DetachKey.find(b); i >= 0 {
