@@ -193,6 +193,10 @@ type relay struct {
 	// goroutines queue their frames and wake it with an expired deadline.
 	// Otherwise (a pipe, or no /proc) writeLoop is the writer.
 	pollable bool
+	// input is in, and sock the connection, as read and written: through
+	// wire.RawFD when they have a non-blocking descriptor (see there why).
+	input io.Reader
+	sock  io.ReadWriter
 
 	frames chan []byte // encoded frames for the one writer goroutine
 	result chan outcome
@@ -218,6 +222,13 @@ func newRelay(conn *Conn, opts Options, isTerm bool, sigs chan os.Signal) *relay
 		r.in = reopenTerminal(opts.Stdin, os.O_RDONLY)
 	}
 	r.pollable = r.in != opts.Stdin
+	r.input, r.sock = r.in, conn.c
+	if fd, err := wire.NewRawFD(r.in); err == nil && r.pollable {
+		r.input = fd
+	}
+	if fd, err := wire.NewRawFD(conn.c); err == nil {
+		r.sock = fd
+	}
 	return r
 }
 
@@ -328,7 +339,7 @@ func (r *relay) writeFrames() {
 	for {
 		select {
 		case b := <-r.frames:
-			if _, err := r.conn.c.Write(b); err != nil {
+			if _, err := r.sock.Write(b); err != nil {
 				r.discardFrames()
 				return
 			}
@@ -337,7 +348,7 @@ func (r *relay) writeFrames() {
 			for {
 				select {
 				case b := <-r.frames:
-					if _, err := r.conn.c.Write(b); err != nil {
+					if _, err := r.sock.Write(b); err != nil {
 						return
 					}
 				default:
@@ -352,7 +363,7 @@ func (r *relay) writeFrames() {
 // readServer writes the session's output to the terminal until Exited.
 func (r *relay) readServer() {
 	defer r.wg.Done()
-	fr := wire.NewReader(r.conn.c)
+	fr := wire.NewReader(r.sock)
 	for {
 		f, err := fr.ReadFrame()
 		if err != nil {
@@ -404,7 +415,7 @@ func (r *relay) readInput() {
 	}
 	buf := make([]byte, 32<<10)
 	for {
-		n, err := r.in.Read(buf)
+		n, err := r.input.Read(buf)
 		if r.pollable {
 			// What was queued before this read returned goes first: a
 			// Resize queued just before a keystroke must reach the server
@@ -473,7 +484,7 @@ func (r *relay) detachNow() {
 	}
 	b, _ := wire.AppendFrame(nil, wire.TypeDetach, nil)
 	if r.writeQueued() {
-		_, _ = r.conn.c.Write(b)
+		_, _ = r.sock.Write(b)
 	}
 }
 
@@ -495,7 +506,7 @@ func (r *relay) writeQueued() bool {
 	for {
 		select {
 		case b := <-r.frames:
-			if _, err := r.conn.c.Write(b); err != nil {
+			if _, err := r.sock.Write(b); err != nil {
 				go r.discardFrames()
 				return false
 			}
@@ -514,7 +525,7 @@ func (r *relay) sendInput(b []byte) {
 		if r.pollable {
 			// This goroutine is the writer: one frame, one write, now.
 			f, _ := wire.AppendFrame(nil, wire.TypeInput, b[:n])
-			if _, err := r.conn.c.Write(f); err != nil {
+			if _, err := r.sock.Write(f); err != nil {
 				return // the reader sees the connection go
 			}
 		} else {

@@ -483,18 +483,53 @@ func names(hs []holder) []string {
 // BenchmarkThroughput: cat of 32 MiB with one client attached, until the
 // client has shown the last line. Targets: wr >= 1.0x dtach, >= 1.5x tmux,
 // >= 0.6x a raw PTY.
+//
+// It also reports the context switches of wr's server per MiB, the cost
+// that its raw system calls (wire.RawFD) and single P keep down.
 func BenchmarkThroughput(b *testing.B) {
 	kinds := names(holders(b))
 	for i := 0; i < b.N; i++ {
 		figures := map[string]float64{}
+		var switches []float64
 		for _, kind := range kinds {
 			figures[kind] = median(3, func() float64 {
 				h := newHolder(b, kind)
-				return throughput(b, h, 1, false)
+				if kind != "wr" {
+					return throughput(b, h, 1, false)
+				}
+				var pid, before int
+				mibs := throughputAfter(b, h, 1, false, func() {
+					pid = h.pids(b)[0]
+					before = contextSwitches(pid)
+				})
+				switches = append(switches, float64(contextSwitches(pid)-before)/32)
+				return mibs
 			})
 		}
 		report(b, "MiB/s", figures, kinds)
+		slices.Sort(switches)
+		b.ReportMetric(switches[len(switches)/2], "wr-server-switches/MiB")
 	}
+}
+
+// contextSwitches is how often pid's threads have given up a CPU, willingly
+// or not, so far.
+func contextSwitches(pid int) int {
+	dirs, _ := os.ReadDir(filepath.Join("/proc", strconv.Itoa(pid), "task"))
+	n := 0
+	for _, d := range dirs {
+		b, err := os.ReadFile(filepath.Join("/proc", strconv.Itoa(pid), "task", d.Name(), "status"))
+		if err != nil {
+			continue
+		}
+		for _, line := range strings.Split(string(b), "\n") {
+			if k, v, ok := strings.Cut(line, ":"); ok && strings.HasSuffix(k, "voluntary_ctxt_switches") {
+				c, _ := strconv.Atoi(strings.TrimSpace(v))
+				n += c
+			}
+		}
+	}
+	return n
 }
 
 // BenchmarkFanOut: the same with 4 clients attached; every client must

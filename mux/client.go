@@ -1,8 +1,10 @@
 package mux
 
 import (
+	"io"
 	"net"
 	"sync"
+	"syscall"
 	"time"
 
 	"wr/wire"
@@ -27,6 +29,7 @@ type frame struct {
 type client struct {
 	id       int
 	conn     net.Conn
+	fd       *wire.RawFD // conn's descriptor, for the hot reads and writes; nil if it has none
 	readOnly bool
 	since    time.Time
 
@@ -50,11 +53,23 @@ type client struct {
 }
 
 func newClient(id int, conn net.Conn, readOnly bool, cols, rows int) *client {
-	return &client{
+	c := &client{
 		id: id, conn: conn, readOnly: readOnly, since: time.Now(),
 		cols: cols, rows: rows, cls: newInputClassifier(),
 		wake: make(chan struct{}, 1), done: make(chan struct{}),
 	}
+	if sc, ok := conn.(syscall.Conn); ok {
+		c.fd, _ = wire.NewRawFD(sc)
+	}
+	return c
+}
+
+// reader is what the connection's frames are read from.
+func (c *client) reader() io.Reader {
+	if c.fd != nil {
+		return c.fd
+	}
+	return c.conn
 }
 
 // canOwn: only a client with a real terminal size may own it, and never a
@@ -250,6 +265,10 @@ func (c *client) writeBatch(q []frame, hdrs *[]byte, bufs *net.Buffers) error {
 			}
 		}
 		i = j
+	}
+	if c.fd != nil {
+		_, err := c.fd.WriteBuffers(*bufs)
+		return err
 	}
 	b := *bufs // WriteTo consumes its receiver
 	_, err := b.WriteTo(c.conn)

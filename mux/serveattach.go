@@ -81,7 +81,7 @@ func (s *Server) serveAttach(conn *net.UnixConn, req wire.Attach) {
 // readClient handles frames from an attached client until it detaches or
 // its connection fails.
 func (s *Server) readClient(ss *session, c *client) {
-	fr := wire.NewReader(c.conn)
+	fr := wire.NewReader(c.reader())
 	for {
 		f, err := fr.ReadFrame()
 		if err != nil {

@@ -14,6 +14,7 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"sync/atomic"
 	"syscall"
 	"time"
 
@@ -29,6 +30,7 @@ type Process struct {
 	cmd    *exec.Cmd
 	master *os.File
 	raw    syscall.RawConn
+	closed atomic.Bool
 }
 
 // Start runs cmd with a new PTY of the given size as its controlling
@@ -108,25 +110,28 @@ func (p *Process) Read(b []byte) (int, error) { return p.master.Read(b) }
 // is quiet. Deadlines and Close apply as to Read.
 func (p *Process) ReadReady(buf []byte, get func() []byte) (int, error) {
 	var n int
-	var rerr error
+	var rerr syscall.Errno
 	err := p.raw.Read(func(fd uintptr) bool {
 		if buf == nil {
 			// A level check, like the read it stands for: output that
 			// arrives after it wakes the poller's wait as a read's EAGAIN
 			// would.
-			pfd := []unix.PollFd{{Fd: int32(fd), Events: unix.POLLIN}}
-			if k, err := unix.Poll(pfd, 0); err == nil && k == 0 {
+			if !readable(fd) {
 				return false
 			}
 			buf = get()
 		}
-		n, rerr = unix.Read(int(fd), buf)
-		return rerr != unix.EAGAIN && rerr != unix.EINTR
+		for {
+			n, rerr = rawRead(fd, buf)
+			if rerr != syscall.EINTR {
+				return rerr != syscall.EAGAIN
+			}
+		}
 	})
 	switch {
 	case err != nil:
 		return 0, err
-	case rerr != nil:
+	case rerr != 0:
 		return 0, &os.PathError{Op: "read", Path: p.master.Name(), Err: rerr}
 	case n == 0 && len(buf) > 0:
 		return 0, io.EOF
@@ -173,7 +178,10 @@ func (p *Process) ForegroundPgrp() int {
 
 // Close closes the master. Pending reads and writes return; the session's
 // processes see a hang-up.
-func (p *Process) Close() error { return p.master.Close() }
+func (p *Process) Close() error {
+	p.closed.Store(true)
+	return p.master.Close()
+}
 
 // Signal sends sig to the child.
 func (p *Process) Signal(sig os.Signal) error { return p.cmd.Process.Signal(sig) }

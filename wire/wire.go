@@ -2,9 +2,10 @@
 // is laid out, which messages exist, where the socket lives and what a
 // session may be called.
 //
-// It owns the byte layout and nothing else: it imports no other package of
-// wr, holds no connection state and never starts a goroutine, so both halves
-// of wr (and tests) can speak it without pulling in either half.
+// It owns the byte layout, and how those bytes cross a non-blocking
+// descriptor (RawFD), and nothing else: it imports no other package of wr,
+// holds no connection state and never starts a goroutine, so both halves of
+// wr (and tests) can speak it without pulling in either half.
 package wire
 
 import "errors"

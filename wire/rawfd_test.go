@@ -1,0 +1,185 @@
+package wire
+
+import (
+	"bytes"
+	"errors"
+	"io"
+	"net"
+	"os"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// socketPair returns both ends of a connected stream socket, as the net
+// package makes them: non-blocking and in the poller.
+func socketPair(t *testing.T) (*net.UnixConn, *net.UnixConn) {
+	t.Helper()
+	fds, err := syscall.Socketpair(syscall.AF_UNIX, syscall.SOCK_STREAM, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	conn := func(fd int) *net.UnixConn {
+		f := os.NewFile(uintptr(fd), "socketpair")
+		defer f.Close()
+		c, err := net.FileConn(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { c.Close() })
+		return c.(*net.UnixConn)
+	}
+	return conn(fds[0]), conn(fds[1])
+}
+
+func rawFD(t *testing.T, c syscall.Conn) *RawFD {
+	t.Helper()
+	fd, err := NewRawFD(c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return fd
+}
+
+func TestRawFDReadsWhatWasWritten(t *testing.T) {
+	a, b := socketPair(t)
+	w, r := rawFD(t, a), rawFD(t, b)
+	if n, err := w.Write([]byte("hello")); n != 5 || err != nil {
+		t.Fatalf("Write = %d, %v", n, err)
+	}
+	buf := make([]byte, 16)
+	n, err := r.Read(buf)
+	if err != nil || string(buf[:n]) != "hello" {
+		t.Fatalf("Read = %q, %v; want hello", buf[:n], err)
+	}
+}
+
+func TestRawFDReadWaitsForData(t *testing.T) {
+	a, b := socketPair(t)
+	r := rawFD(t, b)
+	got := make(chan string, 1)
+	go func() {
+		buf := make([]byte, 16)
+		n, _ := r.Read(buf)
+		got <- string(buf[:n])
+	}()
+	select {
+	case s := <-got:
+		t.Fatalf("Read returned %q before anything was written", s)
+	case <-time.After(50 * time.Millisecond):
+	}
+	if _, err := a.Write([]byte("late")); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case s := <-got:
+		if s != "late" {
+			t.Fatalf("Read = %q, want late", s)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("Read did not return after the write")
+	}
+}
+
+func TestRawFDReadEOF(t *testing.T) {
+	a, b := socketPair(t)
+	r := rawFD(t, b)
+	a.Close()
+	if n, err := r.Read(make([]byte, 8)); n != 0 || err != io.EOF {
+		t.Fatalf("Read after the peer closed = %d, %v; want 0, EOF", n, err)
+	}
+}
+
+func TestRawFDReadDeadline(t *testing.T) {
+	_, b := socketPair(t)
+	r := rawFD(t, b)
+	_ = b.SetReadDeadline(time.Now().Add(20 * time.Millisecond))
+	if _, err := r.Read(make([]byte, 8)); !errors.Is(err, os.ErrDeadlineExceeded) {
+		t.Fatalf("Read past its deadline: %v; want a deadline error", err)
+	}
+}
+
+func TestRawFDReadEndsAtClose(t *testing.T) {
+	_, b := socketPair(t)
+	r := rawFD(t, b)
+	done := make(chan error, 1)
+	go func() {
+		_, err := r.Read(make([]byte, 8))
+		done <- err
+	}()
+	time.AfterFunc(20*time.Millisecond, func() { b.Close() })
+	select {
+	case err := <-done:
+		if err == nil {
+			t.Fatal("Read on a closed connection succeeded")
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("Read still waiting after Close")
+	}
+}
+
+// More buffers than one writev takes, more bytes than the socket holds: the
+// writer waits for room and resumes mid-buffer, and every byte arrives in
+// order.
+func TestRawFDWriteBuffersWaitsForRoom(t *testing.T) {
+	a, b := socketPair(t)
+	w := rawFD(t, a)
+	var want bytes.Buffer
+	var bufs [][]byte
+	for i := 0; want.Len() < 4<<20; i++ {
+		p := bytes.Repeat([]byte{byte('a' + i%26)}, 1+i%3000)
+		if i%7 == 0 {
+			p = nil // empty buffers are skipped
+		}
+		want.Write(p)
+		bufs = append(bufs, p)
+	}
+	if len(bufs) <= maxIovecs {
+		t.Fatalf("only %d buffers: the test needs more than one writev's worth", len(bufs))
+	}
+	got := make(chan []byte, 1)
+	go func() {
+		b, _ := io.ReadAll(b)
+		got <- b
+	}()
+	n, err := w.WriteBuffers(bufs)
+	if err != nil || n != int64(want.Len()) {
+		t.Fatalf("WriteBuffers = %d, %v; want %d", n, err, want.Len())
+	}
+	a.Close()
+	if g := <-got; !bytes.Equal(g, want.Bytes()) {
+		t.Fatalf("read %d bytes, not the %d written in order", len(g), want.Len())
+	}
+	for i, v := range w.iov[:cap(w.iov)] {
+		if v.Base != nil {
+			t.Fatalf("iovec %d still points at a caller's buffer after the write", i)
+		}
+	}
+}
+
+func TestRawFDWriteToClosedPeer(t *testing.T) {
+	a, b := socketPair(t)
+	w := rawFD(t, a)
+	b.Close()
+	if _, err := w.Write([]byte("x")); !errors.Is(err, syscall.EPIPE) {
+		t.Fatalf("Write to a closed peer: %v; want EPIPE", err)
+	}
+}
+
+func TestConsumed(t *testing.T) {
+	parts := []string{"ab", "cde", "f"}
+	all := "abcdef"
+	for n := 0; n <= len(all); n++ {
+		var iov []syscall.Iovec
+		for _, p := range parts {
+			iov = append(iov, iovec([]byte(p)))
+		}
+		var rest []byte
+		for _, v := range consumed(iov, n) {
+			rest = append(rest, iovBytes(v)...)
+		}
+		if string(rest) != all[n:] {
+			t.Errorf("consumed(%d) leaves %q, want %q", n, rest, all[n:])
+		}
+	}
+}
