@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"reflect"
-	"slices"
 	"strings"
 	"testing"
 )
@@ -234,7 +233,7 @@ func (p *batchPair) diff() string {
 		}
 		for y := -ga.history; y < ga.rows; y++ {
 			la, lb := ga.line(y), gb.line(y)
-			if !slices.Equal(la.cells, lb.cells) || la.wrapped != lb.wrapped {
+			if !sameLine(la, lb) || la.wrapped != lb.wrapped {
 				return fmt.Sprintf("grid %d line %d: %v %v vs %v %v", i, y, la.wrapped, la.cells, lb.wrapped, lb.cells)
 			}
 		}

@@ -110,7 +110,7 @@ func sameCell(a, b cellView) bool {
 func diffScreens(s *Screen, e *vt.Emulator, max int, ignore func(a, b cellView) bool) []string {
 	var out []string
 	for y := range s.rows {
-		cells := s.g.line(y).cells
+		cells := rowCells(s.g.line(y), s.cols)
 		for x := range s.cols {
 			a, b := view(s, cells, x), vtView(e.CellAt(x, y))
 			if ignore != nil {

@@ -242,7 +242,11 @@ func (s *Screen) cursorBack(n int) {
 
 // eraseRange blanks columns [from, to) of row y.
 func (s *Screen) eraseRange(y, from, to int, blank cell) {
-	cells := s.g.line(y).cells
+	l := s.g.line(y)
+	if l.cells == nil && blank == (cell{}) {
+		return // already blank
+	}
+	cells := l.writable(s.cols)
 	splitWide(cells, from)
 	splitWide(cells, to)
 	fillCells(cells[from:to], blank)
@@ -295,7 +299,7 @@ func (s *Screen) eraseChars(n int) {
 // insertBlanks is ICH: shift the rest of the line right by n blank cells;
 // cells pushed past the right edge are lost.
 func (s *Screen) insertBlanks(n int) {
-	cells := s.g.line(s.y).cells
+	cells := s.g.line(s.y).writable(s.cols)
 	x := s.x
 	n = min(n, s.cols-x)
 	splitWide(cells, x)
@@ -310,7 +314,7 @@ func (s *Screen) insertBlanks(n int) {
 // deleteChars is DCH: remove n cells at the cursor, shifting the rest of the
 // line left and blanking the right end.
 func (s *Screen) deleteChars(n int) {
-	cells := s.g.line(s.y).cells
+	cells := s.g.line(s.y).writable(s.cols)
 	x := s.x
 	n = min(n, s.cols-x)
 	splitWide(cells, x)

@@ -123,7 +123,7 @@ func checkInvariants(t *testing.T, s *Screen, maxHistory int) {
 		}
 		for y := range s.rows {
 			cells := g.line(y).cells
-			if len(cells) != s.cols {
+			if cells != nil && len(cells) != s.cols {
 				t.Fatalf("row %d is %d cells wide, screen %d", y, len(cells), s.cols)
 			}
 			for x, c := range cells {

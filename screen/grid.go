@@ -2,6 +2,11 @@ package screen
 
 // line is one row of cells. Screen lines are exactly as wide as the screen;
 // scrollback lines keep the width they had when they scrolled off.
+//
+// A line nothing was ever drawn on has no cells (nil) and reads as blank at
+// any width: a fresh 80x24 screen would otherwise hold 15 KiB of zeroes, most
+// of an idle session's memory. Whatever writes cells takes them through
+// writable; whatever reads them must take nil as a blank line.
 type line struct {
 	cells []cell
 	// wrapped is set when autowrap continued this line onto the next: the two
@@ -9,19 +14,35 @@ type line struct {
 	wrapped bool
 }
 
-// reset makes l a blank line of the given width, reusing its cells.
+// writable returns l's cells, first giving a line that has none its cols
+// blank cells.
+func (l *line) writable(cols int) []cell {
+	if l.cells == nil {
+		l.cells = make([]cell, cols)
+	}
+	return l.cells
+}
+
+// reset makes l a blank line of the given width, reusing its cells. A line
+// without cells stays without, unless the blank has a colour.
 func (l *line) reset(cols int, blank cell) {
+	l.wrapped = false
+	if l.cells == nil && blank == (cell{}) {
+		return
+	}
 	if cap(l.cells) < cols {
 		l.cells = make([]cell, cols)
 	} else {
 		l.cells = l.cells[:cols]
 	}
 	fillCells(l.cells, blank)
-	l.wrapped = false
 }
 
 // resize changes l's width, blanking new columns and keeping the others.
 func (l *line) resize(cols int) {
+	if l.cells == nil {
+		return // blank at any width
+	}
 	old := len(l.cells)
 	if cap(l.cells) < cols {
 		cells := make([]cell, cols)
@@ -78,13 +99,9 @@ type grid struct {
 	kitty kittyFlags  // kitty keyboard flags, kept per screen as kitty does
 }
 
-func newGrid(cols, rows, maxHistory int) *grid {
-	g := &grid{ring: make([]line, rows), rows: rows, maxHistory: maxHistory}
-	cells := make([]cell, cols*rows) // one allocation for the visible lines
-	for i := range g.ring {
-		g.ring[i].cells = cells[i*cols : (i+1)*cols : (i+1)*cols]
-	}
-	return g
+// newGrid returns a blank grid; its lines get cells as they are drawn on.
+func newGrid(rows, maxHistory int) *grid {
+	return &grid{ring: make([]line, rows), rows: rows, maxHistory: maxHistory}
 }
 
 // slot maps a row (negative for scrollback) to its ring index.

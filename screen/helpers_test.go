@@ -2,6 +2,7 @@ package screen
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -31,12 +32,35 @@ func historyLines(s *Screen) []string {
 
 // styleAt returns the style of the cell at x, y of the active screen.
 func styleAt(s *Screen, x, y int) style {
-	return s.styles.list[s.g.line(y).cells[x].style]
+	return s.styles.list[cellAt(s, x, y).style]
 }
 
 // cellAt returns the cell at x, y of the active screen.
 func cellAt(s *Screen, x, y int) cell {
-	return s.g.line(y).cells[x]
+	return rowCells(s.g.line(y), s.cols)[x]
+}
+
+// rowCells returns l's cells, or cols blank ones for a line that has none
+// (nothing was drawn on it).
+func rowCells(l *line, cols int) []cell {
+	if l.cells == nil {
+		return make([]cell, cols)
+	}
+	return l.cells
+}
+
+// sameLine reports whether two lines show the same cells, a line without
+// cells being as blank as one of blank cells.
+func sameLine(a, b *line) bool {
+	switch {
+	case a.cells == nil && b.cells == nil:
+		return true
+	case a.cells == nil:
+		return !slices.ContainsFunc(b.cells, func(c cell) bool { return c != cell{} })
+	case b.cells == nil:
+		return !slices.ContainsFunc(a.cells, func(c cell) bool { return c != cell{} })
+	}
+	return slices.Equal(a.cells, b.cells)
 }
 
 // screenCase is a table test of a byte stream against the expected screen.

@@ -16,3 +16,25 @@ func TestMemory(t *testing.T) {
 		t.Errorf("120x40 screen with 2,000 lines of scrollback holds %d bytes, want under 4 MiB", full)
 	}
 }
+
+// TestIdleScreenHoldsOnlyWhatWasDrawn: a screen showing one prompt line
+// holds the cells of that line, not of every row: an idle server holds one
+// of these per session. An 80x24 screen's rows are 15 KiB; everything else
+// (parser buffers, tables, line headers) about 7 KiB.
+func TestIdleScreenHoldsOnlyWhatWasDrawn(t *testing.T) {
+	if testing.Short() {
+		t.Skip("measures the heap")
+	}
+	const n = 64
+	per := heapOf(func() any {
+		screens := make([]*Screen, n)
+		for i := range screens {
+			screens[i] = New(80, 24, 2000)
+			screens[i].Write([]byte("user@host:~$ "))
+		}
+		return screens
+	}) / n
+	if per > 10<<10 {
+		t.Errorf("an 80x24 screen showing a prompt holds %d bytes, want under 10 KiB", per)
+	}
+}

@@ -135,7 +135,7 @@ func (s *Screen) switchScreen(on, clear bool) {
 		return
 	}
 	if s.alt == nil {
-		s.alt = newGrid(s.cols, s.rows, 0)
+		s.alt = newGrid(s.rows, 0)
 	} else if clear {
 		blank := s.blank()
 		for y := range s.rows {

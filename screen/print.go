@@ -36,7 +36,7 @@ func (s *Screen) printASCII(b []byte) {
 		if s.pendingWrap {
 			s.wrap()
 		}
-		cells := s.g.line(s.y).cells
+		cells := s.g.line(s.y).writable(s.cols)
 		x := s.x
 		n := min(len(b), s.cols-x)
 		splitWide(cells, x)
@@ -110,7 +110,7 @@ func (s *Screen) put(r rune, w int) {
 	if s.modes.has(modeInsert) {
 		s.insertBlanks(w)
 	}
-	cells := s.g.line(s.y).cells
+	cells := s.g.line(s.y).writable(s.cols)
 	x := s.x
 	splitWide(cells, x)
 	splitWide(cells, x+w)
@@ -149,7 +149,7 @@ func (s *Screen) previousCell() *cell {
 	if x < 0 {
 		return nil
 	}
-	cells := s.g.line(s.y).cells
+	cells := s.g.line(s.y).writable(s.cols)
 	if cells[x].flags&cellWideTail != 0 && x > 0 {
 		x--
 	}
@@ -200,8 +200,9 @@ func (s *Screen) alignmentTest() {
 	for y := range s.rows {
 		l := s.g.line(y)
 		l.reset(s.cols, cell{})
-		for x := range l.cells {
-			l.cells[x].r = 'E'
+		cells := l.writable(s.cols)
+		for x := range cells {
+			cells[x].r = 'E'
 		}
 	}
 	s.x, s.y, s.pendingWrap = 0, 0, false

@@ -107,6 +107,9 @@ func (s *Screen) AppendRestore(dst []byte) []byte {
 		// terminal ends with the cursor in the last column and the wrap
 		// pending, exactly like this screen.
 		cells := s.g.line(s.y).cells
+		if cells == nil {
+			cells = make([]cell, s.cols) // blank; the cursor still goes there
+		}
 		x := s.cols - 1
 		if cells[x].flags&cellWideTail != 0 && x > 0 && cells[x-1].flags&cellWide != 0 {
 			x--

@@ -111,7 +111,7 @@ func New(cols, rows, scrollback int) *Screen {
 	}
 	scrollback = min(scrollback, MaxScrollback)
 	s := &Screen{cols: cols, rows: rows}
-	s.primary = newGrid(cols, rows, scrollback)
+	s.primary = newGrid(rows, scrollback)
 	s.g = s.primary
 	s.parser.SetParamsSize(parser.MaxParamsSize)
 	s.parser.SetDataSize(oscDataSize)
