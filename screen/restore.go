@@ -102,7 +102,12 @@ func (s *Screen) AppendRestore(dst []byte) []byte {
 	if s.modes.has(modeOrigin) {
 		p.b = append(p.b, "\x1b[?6h"...)
 	}
-	if s.pendingWrap {
+	// Outside the region in origin mode (the state above that cannot be
+	// reproduced), a position above the region would be a negative CUP,
+	// which a terminal prints as text, and a redrawn last column would land
+	// on another row: the cursor is only placed, on the nearest row.
+	outside := s.modes.has(modeOrigin) && (s.y < s.top || s.y >= s.bottom)
+	if s.pendingWrap && !outside {
 		// Draw the last column's character again from its first column: the
 		// terminal ends with the cursor in the last column and the wrap
 		// pending, exactly like this screen.
@@ -117,7 +122,7 @@ func (s *Screen) AppendRestore(dst []byte) []byte {
 		p.b = appendCUP(p.b, s.y-s.originTop(), x)
 		p.paintCells(cells[x:], s.cols-x)
 	} else {
-		p.b = appendCUP(p.b, s.y-s.originTop(), s.x)
+		p.b = appendCUP(p.b, max(s.y-s.originTop(), 0), s.x)
 	}
 
 	// Pen and character sets.
