@@ -32,7 +32,7 @@ const (
 const (
 	readChunk = 64 << 10
 	arenaSize = 256 << 10
-	minArena  = 4 << 10
+	minArena  = 1 << 10 // what a quiet session holds: a prompt, an echo
 	minRoom   = 512 // an arena with less room left is replaced before a read
 )
 
@@ -96,6 +96,9 @@ func (s *Server) startSession(name string, cfg wire.SessionConfig) (*session, er
 	if err != nil {
 		return nil, fmt.Errorf("cannot start %s: %w", argv[0], err)
 	}
+	// The child has its own copy: the server need not hold the environment
+	// (a few KiB, the client's whole one) for the session's life.
+	cmd.Env = nil
 	ss := &session{
 		srv: s, name: name, marker: marker, proc: p, pid: p.Pid(), created: time.Now(),
 		command: argv, cwd: cfg.Cwd, clients: map[int]*client{},
