@@ -83,11 +83,13 @@ func Start(cmd *exec.Cmd, cols, rows int) (*Process, error) {
 // holds the terminal would never end.
 func pollable(f *os.File) (*os.File, error) {
 	defer f.Close()
-	fd, err := unix.Dup(int(f.Fd()))
+	// Close-on-exec from the start: a child forked in between would share
+	// the description and could make it blocking, and raw reads on a
+	// blocking master would hold the server's only P.
+	fd, err := unix.FcntlInt(f.Fd(), unix.F_DUPFD_CLOEXEC, 0)
 	if err != nil {
 		return nil, fmt.Errorf("ptyproc: dup master: %w", err)
 	}
-	unix.CloseOnExec(fd)
 	if err := unix.SetNonblock(fd, true); err != nil {
 		unix.Close(fd)
 		return nil, fmt.Errorf("ptyproc: non-blocking master: %w", err)

@@ -14,7 +14,8 @@ import (
 // made the usual way wakes the runtime's monitor thread after an idle spell
 // and has its P handed to another thread when it takes longer than the
 // monitor's tick, and both are context switches the server pays per read.
-// (wire.RawFD says the same of the client connections.)
+// (wire.RawFD says the same of the client connections, and what such a
+// read can still cost.)
 
 func rawRead(fd uintptr, b []byte) (int, syscall.Errno) {
 	n, _, e := syscall.RawSyscall(syscall.SYS_READ, fd, uintptr(unsafe.Pointer(unsafe.SliceData(b))), uintptr(len(b)))

@@ -1,10 +1,13 @@
 package wire
 
 import (
+	"errors"
 	"io"
 	"os"
 	"syscall"
 	"unsafe"
+
+	"golang.org/x/sys/unix"
 )
 
 // RawFD reads and writes a non-blocking descriptor (a socket, a PTY master,
@@ -20,8 +23,15 @@ import (
 // the line discipline) to another thread, which has to be woken. With a cat
 // running through a session those wake-ups were a third of the server's
 // context switches, and a busy server has one P (see mux). A call on a
-// non-blocking descriptor returns at once, so it can keep its P for the
-// microseconds it takes.
+// non-blocking descriptor does not wait for data or room, so it can keep its
+// P: usually for microseconds; a PTY read can sleep in the kernel while the
+// line discipline hands over pending input (p99 133 µs, at worst 4 ms, in a
+// 100 MB burst), which the whole server then waits out, as it would any
+// read on one P.
+//
+// The race detector does not see raw calls: it no longer learns that the
+// kernel wrote a read buffer. Buffers here are never shared before the
+// call returns.
 //
 // Only for descriptors in non-blocking mode: a raw call that blocked would
 // hold its P, and any stop of the world, for as long as it blocked. A RawFD
@@ -31,12 +41,27 @@ type RawFD struct {
 	iov []syscall.Iovec // WriteBuffers' scratch; the writer's alone
 }
 
+// ErrBlocking is returned by NewRawFD for a descriptor in blocking mode.
+var ErrBlocking = errors.New("wire: descriptor is in blocking mode")
+
 // NewRawFD returns a RawFD on the descriptor of c (a *net.UnixConn, an
-// *os.File opened non-blocking).
+// *os.File opened non-blocking), or ErrBlocking. The descriptor must stay
+// non-blocking for the RawFD's life: never call (*os.File).Fd on it, which
+// makes it blocking.
 func NewRawFD(c syscall.Conn) (*RawFD, error) {
 	rc, err := c.SyscallConn()
 	if err != nil {
 		return nil, err
+	}
+	var flags int
+	ferr := rc.Control(func(fd uintptr) { flags, err = unix.FcntlInt(fd, unix.F_GETFL, 0) })
+	switch {
+	case ferr != nil:
+		return nil, ferr
+	case err != nil:
+		return nil, err
+	case flags&unix.O_NONBLOCK == 0:
+		return nil, ErrBlocking
 	}
 	return &RawFD{rc: rc}, nil
 }
@@ -93,6 +118,10 @@ func (f *RawFD) WriteBuffers(bufs [][]byte) (int64, error) {
 			n, e := rawWritev(fd, iov[:min(len(iov), maxIovecs)])
 			switch e {
 			case 0:
+				if n == 0 {
+					errno = syscall.EIO // no progress and no error: never spin holding the P
+					return true
+				}
 				total += int64(n)
 				iov = consumed(iov, n)
 				continue

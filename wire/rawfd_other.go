@@ -2,7 +2,11 @@
 
 package wire
 
-import "syscall"
+import (
+	"syscall"
+
+	"golang.org/x/sys/unix"
+)
 
 // Elsewhere the calls go through the scheduler as usual: the reason for
 // raw calls (see RawFD) was measured on Linux only.
@@ -13,8 +17,11 @@ func rawRead(fd uintptr, b []byte) (int, syscall.Errno) {
 }
 
 func rawWritev(fd uintptr, iov []syscall.Iovec) (int, syscall.Errno) {
-	b := iovBytes(iov[0]) // one buffer per call is enough where this is not measured
-	n, err := syscall.Write(int(fd), b)
+	bufs := make([][]byte, len(iov))
+	for i, v := range iov {
+		bufs[i] = iovBytes(v)
+	}
+	n, err := unix.Writev(int(fd), bufs)
 	return n, errnoOf(err)
 }
 

@@ -183,3 +183,24 @@ func TestConsumed(t *testing.T) {
 		}
 	}
 }
+
+// A blocking descriptor is refused: a raw read on it would hold a P, and
+// stop the world, for as long as it waited.
+func TestRawFDRefusesBlocking(t *testing.T) {
+	var p [2]int
+	if err := syscall.Pipe(p[:]); err != nil {
+		t.Fatal(err)
+	}
+	r, w := os.NewFile(uintptr(p[0]), "r"), os.NewFile(uintptr(p[1]), "w")
+	defer r.Close()
+	defer w.Close()
+	if _, err := NewRawFD(r); !errors.Is(err, ErrBlocking) {
+		t.Fatalf("NewRawFD on a blocking pipe: %v; want ErrBlocking", err)
+	}
+	if err := syscall.SetNonblock(p[0], true); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := NewRawFD(r); err != nil {
+		t.Fatalf("NewRawFD on the same pipe made non-blocking: %v", err)
+	}
+}
