@@ -33,7 +33,7 @@ const (
 	readChunk = 64 << 10
 	arenaSize = 256 << 10
 	minArena  = 1 << 10 // what a quiet session holds: a prompt, an echo
-	minRoom   = 512 // an arena with less room left is replaced before a read
+	minRoom   = 512     // an arena with less room left is replaced before a read
 )
 
 // session is one PTY and the clients attached to it.
