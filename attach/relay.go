@@ -117,9 +117,7 @@ func Run(opts Options) int {
 	if isTerm {
 		state, err := term.MakeRaw(fd)
 		if err != nil {
-			if r.pollable {
-				r.in.Close()
-			}
+			r.closeReopened()
 			fmt.Fprintf(opts.Stderr, "wr: cannot put the terminal in raw mode: %v\n", err)
 			return 1
 		}
@@ -197,6 +195,10 @@ type relay struct {
 	// wire.RawFD when they have a non-blocking descriptor (see there why).
 	input io.Reader
 	sock  io.ReadWriter
+	// out is the terminal reopened for writing, non-blocking, when stdout
+	// is one (see writeOutput).
+	out   *os.File
+	outFD *wire.RawFD
 
 	frames chan []byte // encoded frames for the one writer goroutine
 	result chan outcome
@@ -228,6 +230,15 @@ func newRelay(conn *Conn, opts Options, isTerm bool, sigs chan os.Signal) *relay
 	}
 	if fd, err := wire.NewRawFD(conn.c); err == nil {
 		r.sock = fd
+	}
+	if isTerm && opts.Stdout != nil && isTerminal(opts.Stdout) {
+		if g := reopenTerminal(opts.Stdout, os.O_WRONLY); g != opts.Stdout {
+			if fd, err := wire.NewRawFD(g); err == nil {
+				r.out, r.outFD = g, fd
+			} else {
+				g.Close()
+			}
+		}
 	}
 	return r
 }
@@ -312,10 +323,7 @@ func (r *relay) stop() {
 		// A stopped terminal can block a write; do not hang on exit.
 	}
 	r.conn.Close()
-	// Closing a reopened terminal also ends a read still waiting on it.
-	if r.pollable {
-		r.in.Close()
-	}
+	r.closeReopened()
 }
 
 func (r *relay) sendSize() {
@@ -381,10 +389,7 @@ func (r *relay) readServer() {
 				r.term.observe(f.Payload)
 				r.termMu.Unlock()
 			}
-			// A blocking write: the kernel waits for room in the
-			// terminal, where a non-blocking one would return short and
-			// wake this goroutine once per few KiB the terminal takes.
-			if _, err := r.opts.Stdout.Write(f.Payload); err != nil {
+			if err := r.writeOutput(f.Payload); err != nil {
 				r.finish(outcome{code: 1, err: fmt.Errorf("write to the terminal: %w", err)})
 				return
 			}
@@ -402,6 +407,51 @@ func (r *relay) readServer() {
 			r.finish(outcome{code: 1, err: errors.New(e.Message)})
 			return
 		}
+	}
+}
+
+// writeOutput writes the session's output to the terminal: first what the
+// reopened non-blocking terminal takes at once, in a raw write (so an echo
+// costs no wake-up of the runtime's monitor thread, see wire.RawFD), then
+// the rest through the blocking stdout, where the kernel waits for room: a
+// non-blocking writer would return short and wake this goroutine once per
+// few KiB the terminal takes.
+func (r *relay) writeOutput(b []byte) error {
+	if r.outFD != nil {
+		n, err := r.outFD.WriteNow(b)
+		if err != nil {
+			return err
+		}
+		b = b[n:]
+	}
+	if len(b) == 0 {
+		return nil
+	}
+	_, err := r.opts.Stdout.Write(b)
+	return err
+}
+
+// isTerminal is term.IsTerminal without (*os.File).Fd, which would make the
+// descriptor blocking. Only a terminal is reopened for output: a reopened
+// regular file would be written from its start, over what is there.
+func isTerminal(f *os.File) bool {
+	rc, err := f.SyscallConn()
+	if err != nil {
+		return false
+	}
+	ok := false
+	_ = rc.Control(func(fd uintptr) { ok = term.IsTerminal(int(fd)) })
+	return ok
+}
+
+// closeReopened closes the terminal's second opens, which also ends a read
+// still waiting on one.
+func (r *relay) closeReopened() {
+	if r.pollable {
+		r.in.Close()
+	}
+	if r.out != nil {
+		r.out.Close()
 	}
 }
 

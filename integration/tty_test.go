@@ -4,7 +4,11 @@ package integration
 
 import (
 	"bytes"
+	"errors"
+	"io"
+	"os"
 	"os/exec"
+	"path/filepath"
 	"sync"
 	"syscall"
 	"testing"
@@ -104,5 +108,68 @@ func TestTerminalStaysBlocking(t *testing.T) {
 	}
 	if nonblocking() {
 		t.Fatal("the terminal wr inherited is left non-blocking after wr exits")
+	}
+}
+
+// The client also writes its output through a second open of the terminal
+// (attach/relay.go writeOutput), but only when stdout is a terminal: a
+// second open of a file would write from its start, over what is there.
+func TestOutputToAFileAppends(t *testing.T) {
+	e := newEnv(t)
+	e.mustWr("new", "-d", "tofile", "--", "sh", "-c", "read x; echo OUT-$((6*7)); exit 3")
+
+	master, slave, err := pty.Open()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer master.Close()
+	defer slave.Close()
+	if err := pty.Setsize(master, &pty.Winsize{Cols: 80, Rows: 24}); err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(e.dir, "out.txt")
+	if err := os.WriteFile(path, []byte("KEEP-THIS-LINE\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	file, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer file.Close()
+	cmd := exec.Command(wrBin, "attach", "tofile")
+	cmd.Env = e.vars
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = slave, file, slave
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true, Setctty: true}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	exited := make(chan struct{})
+	var waitErr error
+	go func() { waitErr = cmd.Wait(); close(exited) }()
+	t.Cleanup(func() {
+		_ = cmd.Process.Kill()
+		<-exited
+	})
+	go func() { _, _ = io.Copy(io.Discard, master) }()
+
+	e.eventually("the client to attach", func() bool { s, _ := e.session("tofile"); return s.Clients == 1 })
+	if _, err := master.Write([]byte("\r")); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case <-exited:
+		var ee *exec.ExitError
+		if !errors.As(waitErr, &ee) || ee.ExitCode() != 3 {
+			t.Fatalf("wr attach: %v; want exit status 3", waitErr)
+		}
+	case <-time.After(timeout):
+		t.Fatal("wr attach did not exit when the session did")
+	}
+	got, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.HasPrefix(got, []byte("KEEP-THIS-LINE\n")) || !bytes.Contains(got, []byte("OUT-42")) {
+		t.Fatalf("the file holds %q; want what it had, then the session's OUT-42", got)
 	}
 }

@@ -144,6 +144,34 @@ func (f *RawFD) WriteBuffers(bufs [][]byte) (int64, error) {
 	return total, nil
 }
 
+// WriteNow writes as much of b as the descriptor takes at once, perhaps
+// nothing, and never waits for room.
+func (f *RawFD) WriteNow(b []byte) (int, error) {
+	if len(b) == 0 {
+		return 0, nil
+	}
+	iov := []syscall.Iovec{iovec(b)}
+	var n int
+	var errno syscall.Errno
+	err := f.rc.Write(func(fd uintptr) bool {
+		for {
+			n, errno = rawWritev(fd, iov)
+			if errno != syscall.EINTR {
+				return true
+			}
+		}
+	})
+	switch {
+	case err != nil:
+		return 0, err
+	case errno == syscall.EAGAIN:
+		return 0, nil
+	case errno != 0:
+		return 0, os.NewSyscallError("write", errno)
+	}
+	return n, nil
+}
+
 // maxIovecs is IOV_MAX on Linux and macOS.
 const maxIovecs = 1024
 
