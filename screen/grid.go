@@ -38,10 +38,16 @@ func (l *line) reset(cols int, blank cell) {
 	fillCells(l.cells, blank)
 }
 
-// resize changes l's width, blanking new columns and keeping the others.
-func (l *line) resize(cols int) {
+// resize changes l, a screen line from, cols wide, to cols wide, blanking
+// new columns and keeping the others.
+func (l *line) resize(from, cols int) {
 	if l.cells == nil {
-		return // blank at any width
+		// Blank at any width; but the mark of a wrap goes, as it does from
+		// a line with cells that is not made wider.
+		if cols <= from {
+			l.wrapped = false
+		}
+		return
 	}
 	old := len(l.cells)
 	if cap(l.cells) < cols {
@@ -200,9 +206,10 @@ func (g *grid) clearHistory() {
 	g.history = 0
 }
 
-// resize lays the ring out again for a new size: the scrollback is kept,
+// resize lays the ring out again for a new size (from columns wide before,
+// cols now): the scrollback is kept,
 // screen lines are kept from the top (no re-flow), cut or extended.
-func (g *grid) resize(cols, rows int) {
+func (g *grid) resize(from, cols, rows int) {
 	keep := min(rows, g.rows)
 	ring := make([]line, g.history+rows)
 	for i := range g.history + keep {
@@ -210,7 +217,7 @@ func (g *grid) resize(cols, rows int) {
 	}
 	for y := g.history; y < g.history+rows; y++ {
 		if y < g.history+keep {
-			ring[y].resize(cols)
+			ring[y].resize(from, cols)
 		} else {
 			ring[y].reset(cols, cell{})
 		}

@@ -155,3 +155,17 @@ func TestRestoreHasNoControlsFromTheApplication(t *testing.T) {
 		t.Fatalf("title %q", s.Title())
 	}
 }
+
+// A line that was never drawn on but was marked as wrapped (a wrap from a
+// row that scrolled away under the cursor) loses the mark when the screen
+// narrows, like any other line: drawn on later, it must not be joined to
+// the next row in a restore.
+func TestNarrowingClearsTheWrapOfABlankLine(t *testing.T) {
+	s := New(10, 4, 100)
+	s.Write([]byte("0123456789\x1b7\x1b[2S\x1b8a"))
+	s.Resize(8, 4)
+	s.Write([]byte("\x1b[1;1HABCDEFGH"))
+	if got := string(s.AppendRestore(nil)); !strings.Contains(got, "ABCDEFGH\r\n") {
+		t.Fatalf("restore joins the first row to the next: %q", got)
+	}
+}

@@ -205,9 +205,9 @@ func (s *Screen) Resize(cols, rows int) {
 		s.x++
 	}
 	s.pendingWrap, s.joining = false, false
-	s.primary.resize(cols, rows)
+	s.primary.resize(s.cols, cols, rows)
 	if s.alt != nil {
-		s.alt.resize(cols, rows)
+		s.alt.resize(s.cols, cols, rows)
 	}
 	old := len(s.tabs)
 	if cols <= cap(s.tabs) {
