@@ -173,3 +173,65 @@ func TestOutputToAFileAppends(t *testing.T) {
 		t.Fatalf("the file holds %q; want what it had, then the session's OUT-42", got)
 	}
 }
+
+// wr attach run on a PTY master (an emulator that hands its child the
+// master side) must read and write that PTY: reopening a master's /proc
+// path makes a new PTY, and input would go unread and output nowhere.
+func TestAttachOnAPTYMaster(t *testing.T) {
+	e := newEnv(t)
+	e.mustWr("new", "-d", "onmaster", "--", "sh", "-c", "exec cat")
+
+	master, slave, err := pty.Open()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer master.Close()
+	defer slave.Close()
+	if err := pty.Setsize(master, &pty.Winsize{Cols: 80, Rows: 24}); err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(wrBin, "attach", "onmaster")
+	cmd.Env = e.vars
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = master, master, master
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	exited := make(chan struct{})
+	go func() { _ = cmd.Wait(); close(exited) }()
+	t.Cleanup(func() {
+		_ = cmd.Process.Kill()
+		<-exited
+	})
+	var mu sync.Mutex
+	var out []byte
+	go func() {
+		buf := make([]byte, 4096)
+		for {
+			n, err := slave.Read(buf)
+			mu.Lock()
+			out = append(out, buf[:n]...)
+			mu.Unlock()
+			if err != nil {
+				return
+			}
+		}
+	}()
+
+	e.eventually("the client to attach", func() bool { s, _ := e.session("onmaster"); return s.Clients == 1 })
+	if _, err := slave.Write([]byte("ping-9\r")); err != nil {
+		t.Fatal(err)
+	}
+	e.eventually("the echo of ping-9", func() bool {
+		mu.Lock()
+		defer mu.Unlock()
+		return bytes.Contains(out, []byte("ping-9"))
+	})
+	if _, err := slave.Write([]byte{0x1c}); err != nil { // ctrl-\ detaches
+		t.Fatal(err)
+	}
+	select {
+	case <-exited:
+	case <-time.After(timeout):
+		t.Fatal("wr attach did not exit after the detach key")
+	}
+}
