@@ -150,7 +150,9 @@ func (f *RawFD) WriteNow(b []byte) (int, error) {
 	if len(b) == 0 {
 		return 0, nil
 	}
-	iov := []syscall.Iovec{iovec(b)}
+	iov := append(f.iov[:0], iovec(b)) // the writer's scratch, as in WriteBuffers
+	f.iov = iov
+	defer clear(f.iov)
 	var n int
 	var errno syscall.Errno
 	err := f.rc.Write(func(fd uintptr) bool {
