@@ -18,6 +18,88 @@ import (
 	"golang.org/x/sys/unix"
 )
 
+// openPTY returns an 80x24 PTY pair, closed when the test ends.
+func openPTY(t *testing.T) (master, slave *os.File) {
+	t.Helper()
+	master, slave, err := pty.Open()
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { master.Close(); slave.Close() })
+	if err := pty.Setsize(master, &pty.Winsize{Cols: 80, Rows: 24}); err != nil {
+		t.Fatal(err)
+	}
+	return master, slave
+}
+
+// attachProc is a `wr attach` started on chosen descriptors.
+type attachProc struct {
+	exited chan struct{} // closed when it has exited; err is then set
+	err    error
+}
+
+// startAttach runs `wr attach name` with stdin, stdout and stderr; with
+// ctty, in a new session whose controlling terminal is stdin. It is killed
+// when the test ends.
+func startAttach(t *testing.T, e *env, name string, stdin, stdout, stderr *os.File, ctty bool) *attachProc {
+	t.Helper()
+	cmd := exec.Command(wrBin, "attach", name)
+	cmd.Env = e.vars
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = stdin, stdout, stderr
+	if ctty {
+		cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true, Setctty: true}
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	a := &attachProc{exited: make(chan struct{})}
+	go func() { a.err = cmd.Wait(); close(a.exited) }()
+	t.Cleanup(func() {
+		_ = cmd.Process.Kill()
+		<-a.exited
+	})
+	return a
+}
+
+// waitExit fails the test unless the client exits within the timeout.
+func (a *attachProc) waitExit(t *testing.T, what string) {
+	t.Helper()
+	select {
+	case <-a.exited:
+	case <-time.After(timeout):
+		t.Fatalf("wr attach did not exit %s", what)
+	}
+}
+
+// reader collects everything read from a file until the read fails.
+type reader struct {
+	mu  sync.Mutex
+	out []byte
+}
+
+func readAll(f *os.File) *reader {
+	r := &reader{}
+	go func() {
+		buf := make([]byte, 4096)
+		for {
+			n, err := f.Read(buf)
+			r.mu.Lock()
+			r.out = append(r.out, buf[:n]...)
+			r.mu.Unlock()
+			if err != nil {
+				return
+			}
+		}
+	}()
+	return r
+}
+
+func (r *reader) contains(s string) bool {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return bytes.Contains(r.out, []byte(s))
+}
+
 // The client reads its terminal through a second, non-blocking open of it
 // (attach/tty_linux.go). O_NONBLOCK belongs to an open file description, and
 // the one wr inherited is shared with the shell that started it: if it
@@ -27,43 +109,9 @@ func TestTerminalStaysBlocking(t *testing.T) {
 	e := newEnv(t)
 	e.mustWr("new", "-d", "nb", "--", "sh", "-c", "exec cat")
 
-	master, slave, err := pty.Open()
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer master.Close()
-	defer slave.Close()
-	if err := pty.Setsize(master, &pty.Winsize{Cols: 80, Rows: 24}); err != nil {
-		t.Fatal(err)
-	}
-	cmd := exec.Command(wrBin, "attach", "nb")
-	cmd.Env = e.vars
-	cmd.Stdin, cmd.Stdout, cmd.Stderr = slave, slave, slave
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true, Setctty: true}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	exited := make(chan struct{})
-	var waitErr error
-	go func() { waitErr = cmd.Wait(); close(exited) }()
-	t.Cleanup(func() {
-		_ = cmd.Process.Kill()
-		<-exited
-	})
-	var mu sync.Mutex
-	var out []byte
-	go func() {
-		buf := make([]byte, 4096)
-		for {
-			n, err := master.Read(buf)
-			mu.Lock()
-			out = append(out, buf[:n]...)
-			mu.Unlock()
-			if err != nil {
-				return
-			}
-		}
-	}()
+	master, slave := openPTY(t)
+	a := startAttach(t, e, "nb", slave, slave, slave, true)
+	out := readAll(master)
 	// Read the flags through a RawConn: slave.Fd() would itself make the
 	// description blocking again.
 	raw, err := slave.SyscallConn()
@@ -87,24 +135,16 @@ func TestTerminalStaysBlocking(t *testing.T) {
 	if _, err := master.Write([]byte("ping-7\r")); err != nil {
 		t.Fatal(err)
 	}
-	e.eventually("the echo of ping-7", func() bool {
-		mu.Lock()
-		defer mu.Unlock()
-		return bytes.Contains(out, []byte("ping-7"))
-	})
+	e.eventually("the echo of ping-7", func() bool { return out.contains("ping-7") })
 	if nonblocking() {
 		t.Fatal("the terminal wr inherited is non-blocking while wr is attached")
 	}
 	if _, err := master.Write([]byte{0x1c}); err != nil { // ctrl-\ detaches
 		t.Fatal(err)
 	}
-	select {
-	case <-exited:
-		if waitErr != nil {
-			t.Fatalf("detach: %v", waitErr)
-		}
-	case <-time.After(timeout):
-		t.Fatal("wr attach did not exit after the detach key")
+	a.waitExit(t, "after the detach key")
+	if a.err != nil {
+		t.Fatalf("detach: %v", a.err)
 	}
 	if nonblocking() {
 		t.Fatal("the terminal wr inherited is left non-blocking after wr exits")
@@ -118,15 +158,7 @@ func TestOutputToAFileAppends(t *testing.T) {
 	e := newEnv(t)
 	e.mustWr("new", "-d", "tofile", "--", "sh", "-c", "read x; echo OUT-$((6*7)); exit 3")
 
-	master, slave, err := pty.Open()
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer master.Close()
-	defer slave.Close()
-	if err := pty.Setsize(master, &pty.Winsize{Cols: 80, Rows: 24}); err != nil {
-		t.Fatal(err)
-	}
+	master, slave := openPTY(t)
 	path := filepath.Join(e.dir, "out.txt")
 	if err := os.WriteFile(path, []byte("KEEP-THIS-LINE\n"), 0o600); err != nil {
 		t.Fatal(err)
@@ -136,34 +168,17 @@ func TestOutputToAFileAppends(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer file.Close()
-	cmd := exec.Command(wrBin, "attach", "tofile")
-	cmd.Env = e.vars
-	cmd.Stdin, cmd.Stdout, cmd.Stderr = slave, file, slave
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true, Setctty: true}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	exited := make(chan struct{})
-	var waitErr error
-	go func() { waitErr = cmd.Wait(); close(exited) }()
-	t.Cleanup(func() {
-		_ = cmd.Process.Kill()
-		<-exited
-	})
+	a := startAttach(t, e, "tofile", slave, file, slave, true)
 	go func() { _, _ = io.Copy(io.Discard, master) }()
 
 	e.eventually("the client to attach", func() bool { s, _ := e.session("tofile"); return s.Clients == 1 })
 	if _, err := master.Write([]byte("\r")); err != nil {
 		t.Fatal(err)
 	}
-	select {
-	case <-exited:
-		var ee *exec.ExitError
-		if !errors.As(waitErr, &ee) || ee.ExitCode() != 3 {
-			t.Fatalf("wr attach: %v; want exit status 3", waitErr)
-		}
-	case <-time.After(timeout):
-		t.Fatal("wr attach did not exit when the session did")
+	a.waitExit(t, "when the session did")
+	var ee *exec.ExitError
+	if !errors.As(a.err, &ee) || ee.ExitCode() != 3 {
+		t.Fatalf("wr attach: %v; want exit status 3", a.err)
 	}
 	got, err := os.ReadFile(path)
 	if err != nil {
@@ -181,57 +196,17 @@ func TestAttachOnAPTYMaster(t *testing.T) {
 	e := newEnv(t)
 	e.mustWr("new", "-d", "onmaster", "--", "sh", "-c", "exec cat")
 
-	master, slave, err := pty.Open()
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer master.Close()
-	defer slave.Close()
-	if err := pty.Setsize(master, &pty.Winsize{Cols: 80, Rows: 24}); err != nil {
-		t.Fatal(err)
-	}
-	cmd := exec.Command(wrBin, "attach", "onmaster")
-	cmd.Env = e.vars
-	cmd.Stdin, cmd.Stdout, cmd.Stderr = master, master, master
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	exited := make(chan struct{})
-	go func() { _ = cmd.Wait(); close(exited) }()
-	t.Cleanup(func() {
-		_ = cmd.Process.Kill()
-		<-exited
-	})
-	var mu sync.Mutex
-	var out []byte
-	go func() {
-		buf := make([]byte, 4096)
-		for {
-			n, err := slave.Read(buf)
-			mu.Lock()
-			out = append(out, buf[:n]...)
-			mu.Unlock()
-			if err != nil {
-				return
-			}
-		}
-	}()
+	master, slave := openPTY(t)
+	a := startAttach(t, e, "onmaster", master, master, master, false)
+	out := readAll(slave)
 
 	e.eventually("the client to attach", func() bool { s, _ := e.session("onmaster"); return s.Clients == 1 })
 	if _, err := slave.Write([]byte("ping-9\r")); err != nil {
 		t.Fatal(err)
 	}
-	e.eventually("the echo of ping-9", func() bool {
-		mu.Lock()
-		defer mu.Unlock()
-		return bytes.Contains(out, []byte("ping-9"))
-	})
+	e.eventually("the echo of ping-9", func() bool { return out.contains("ping-9") })
 	if _, err := slave.Write([]byte{0x1c}); err != nil { // ctrl-\ detaches
 		t.Fatal(err)
 	}
-	select {
-	case <-exited:
-	case <-time.After(timeout):
-		t.Fatal("wr attach did not exit after the detach key")
-	}
+	a.waitExit(t, "after the detach key")
 }
