@@ -3,8 +3,6 @@ package screen
 import (
 	"encoding/binary"
 	"math/bits"
-
-	"github.com/charmbracelet/x/ansi/parser"
 )
 
 // Why a skip is exact. With the whole screen as the scroll region, ASCII
@@ -63,7 +61,7 @@ func (s *Screen) WriteBatch(chunks [][]byte) {
 	// A run usually starts inside the escape sequence before it: write up
 	// to the ground state, in growing steps so that a run that is all OSC
 	// payload costs a few Writes.
-	for step := 1; start < cut && s.parser.State() != parser.GroundState; step *= 2 {
+	for step := 1; start < cut && !s.inGround(); step *= 2 {
 		next := min(start+step, cut)
 		s.writeRange(chunks, start, next)
 		start = next
@@ -110,7 +108,7 @@ func (s *Screen) canSkip(tail int) bool {
 	// The first scroll interns the erase style, both ways, before anything
 	// else is interned; but if that compacts the tables, which ones survive
 	// depends on the cells at that moment.
-	_, ok := s.styles.index[style{bg: s.pen.bg}]
+	_, ok := s.styles.lookup(style{bg: s.pen.bg})
 	return ok || len(s.styles.list) < maxStyles
 }
 

@@ -1,6 +1,7 @@
 package screen
 
 import (
+	"sync"
 	"unicode/utf8"
 
 	"github.com/charmbracelet/x/ansi"
@@ -67,7 +68,10 @@ type Screen struct {
 
 	title, cwd string
 
-	parser   ansi.Parser
+	// parser is nil between Writes that leave it in the ground state: see
+	// takeParser.
+	parser   *ansi.Parser
+	handler  ansi.Handler
 	reply    func([]byte)
 	replyBuf []byte
 	scratch  []byte // for building clusters
@@ -113,15 +117,13 @@ func New(cols, rows, scrollback int) *Screen {
 	s := &Screen{cols: cols, rows: rows}
 	s.primary = newGrid(rows, scrollback)
 	s.g = s.primary
-	s.parser.SetParamsSize(parser.MaxParamsSize)
-	s.parser.SetDataSize(oscDataSize)
-	s.parser.SetHandler(ansi.Handler{
+	s.handler = ansi.Handler{
 		Print:     s.print,
 		Execute:   s.execute,
 		HandleCsi: s.csi,
 		HandleEsc: s.esc,
 		HandleOsc: s.osc,
-	})
+	}
 	s.styles.reset()
 	s.clusters.reset()
 	s.links.reset()
@@ -158,7 +160,7 @@ func (s *Screen) resetTabs(from int) {
 // state across calls: a sequence split over two Writes is read as one.
 func (s *Screen) Write(p []byte) (int, error) {
 	for i := 0; i < len(p); {
-		if s.parser.State() == parser.GroundState {
+		if s.parser == nil || s.parser.State() == parser.GroundState {
 			// Fast paths for the parser's ground state, where a printable
 			// ASCII byte can only print and a C0 byte can only execute.
 			b := p[i]
@@ -186,11 +188,58 @@ func (s *Screen) Write(p []byte) (int, error) {
 				}
 			}
 		}
+		if s.parser == nil {
+			s.takeParser()
+		}
 		s.parser.Advance(p[i])
 		i++
 	}
+	s.releaseParser()
 	return len(p), nil
 }
+
+// parsers holds the escape-sequence parsers of screens between sequences.
+// A parser carries 4 KiB for string payloads and 256 bytes of parameters,
+// most of what an idle screen would hold; but its state only matters in
+// the middle of a sequence, and an idle screen is almost always in the
+// ground state. So a screen takes one for the Write that needs it and
+// gives it back when that Write ends in the ground state, and an idle
+// server holds a few parsers, not one per session.
+var parsers = sync.Pool{New: func() any {
+	p := new(ansi.Parser)
+	p.SetParamsSize(parser.MaxParamsSize)
+	p.SetDataSize(oscDataSize)
+	return p
+}}
+
+func (s *Screen) takeParser() {
+	s.parser = parsers.Get().(*ansi.Parser)
+	s.parser.Reset()
+	s.parser.SetHandler(s.handler)
+}
+
+// releaseParser gives the parser back if it is between sequences, where a
+// fresh one reads the rest of the output exactly as it would.
+func (s *Screen) releaseParser() {
+	if s.parser == nil || s.parser.State() != parser.GroundState {
+		return
+	}
+	s.parser.SetHandler(ansi.Handler{}) // so the pool does not keep this screen alive
+	parsers.Put(s.parser)
+	s.parser = nil
+}
+
+// parserState is the parser's state; a screen without one is in the
+// ground state.
+func (s *Screen) parserState() parser.State {
+	if s.parser == nil {
+		return parser.GroundState
+	}
+	return s.parser.State()
+}
+
+// inGround reports whether the parser is between sequences.
+func (s *Screen) inGround() bool { return s.parserState() == parser.GroundState }
 
 // Resize changes the screen size. Content is not re-flowed: it stays at the
 // top left, cut or extended, and the cursor is clamped. The scroll region is

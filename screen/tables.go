@@ -23,9 +23,30 @@ type styleTable struct {
 	index map[style]uint16
 }
 
+// The tables' maps are made on their first entry: most screens (an idle
+// shell's) never intern anything, and an idle server holds one per session.
+
 func (t *styleTable) reset() {
 	t.list = append(t.list[:0], style{})
-	t.index = map[style]uint16{{}: 0}
+	t.index = nil
+}
+
+func (t *styleTable) lookup(st style) (uint16, bool) {
+	if st == (style{}) {
+		return 0, true
+	}
+	id, ok := t.index[st]
+	return id, ok
+}
+
+func (t *styleTable) add(st style) uint16 {
+	id := uint16(len(t.list))
+	t.list = append(t.list, st)
+	if t.index == nil {
+		t.index = map[style]uint16{}
+	}
+	t.index[st] = id
+	return id
 }
 
 // clusterTable interns grapheme clusters (a base character followed by
@@ -37,7 +58,17 @@ type clusterTable struct {
 
 func (t *clusterTable) reset() {
 	t.list = t.list[:0]
-	t.index = map[string]int32{}
+	t.index = nil
+}
+
+func (t *clusterTable) add(text string) int32 {
+	id := int32(len(t.list))
+	t.list = append(t.list, text)
+	if t.index == nil {
+		t.index = map[string]int32{}
+	}
+	t.index[text] = id
+	return id
 }
 
 // linkTable interns OSC 8 hyperlinks as their "params;uri" text, which is
@@ -49,7 +80,17 @@ type linkTable struct {
 
 func (t *linkTable) reset() {
 	t.list = append(t.list[:0], "")
-	t.index = map[string]uint16{}
+	t.index = nil
+}
+
+func (t *linkTable) add(text string) uint16 {
+	id := uint16(len(t.list))
+	t.list = append(t.list, text)
+	if t.index == nil {
+		t.index = map[string]uint16{}
+	}
+	t.index[text] = id
+	return id
 }
 
 // internPen makes s.pen's index current. It is the only way a style other
@@ -60,22 +101,19 @@ func (s *Screen) internPen() {
 }
 
 func (s *Screen) internStyle(st *style) uint16 {
-	if id, ok := s.styles.index[*st]; ok {
+	if id, ok := s.styles.lookup(*st); ok {
 		return id
 	}
 	if len(s.styles.list) >= maxStyles {
 		s.compact()
-		if id, ok := s.styles.index[*st]; ok {
+		if id, ok := s.styles.lookup(*st); ok {
 			return id
 		}
 		if len(s.styles.list) >= maxStyles {
 			return 0 // more live styles than indexes: draw in the default style
 		}
 	}
-	id := uint16(len(s.styles.list))
-	s.styles.list = append(s.styles.list, *st)
-	s.styles.index[*st] = id
-	return id
+	return s.styles.add(*st)
 }
 
 // eraseStyle is the style of cells that erase, scroll and insert operations
@@ -107,11 +145,7 @@ func (s *Screen) internCluster(text []byte) int32 {
 			return -1
 		}
 	}
-	id := int32(len(s.clusters.list))
-	str := string(text)
-	s.clusters.list = append(s.clusters.list, str)
-	s.clusters.index[str] = id
-	return id
+	return s.clusters.add(string(text))
 }
 
 // internLink returns the link index of "params;uri", or 0 if the table is
@@ -126,11 +160,7 @@ func (s *Screen) internLink(text []byte) uint16 {
 			return 0
 		}
 	}
-	id := uint16(len(s.links.list))
-	str := string(text)
-	s.links.list = append(s.links.list, str)
-	s.links.index[str] = id
-	return id
+	return s.links.add(string(text))
 }
 
 // cellText appends the characters of c (not its style) to dst.
@@ -194,10 +224,7 @@ func (s *Screen) compact() {
 		if i == 0 || !usedLink[i] {
 			continue
 		}
-		id := uint16(len(s.links.list))
-		s.links.list = append(s.links.list, text)
-		s.links.index[text] = id
-		linkMap[i] = id
+		linkMap[i] = s.links.add(text)
 	}
 	for _, p := range pens {
 		p.link = linkMap[p.link]
@@ -212,11 +239,9 @@ func (s *Screen) compact() {
 			continue
 		}
 		st.link = linkMap[st.link]
-		id, ok := s.styles.index[st]
+		id, ok := s.styles.lookup(st)
 		if !ok {
-			id = uint16(len(s.styles.list))
-			s.styles.list = append(s.styles.list, st)
-			s.styles.index[st] = id
+			id = s.styles.add(st)
 		}
 		styleMap[i] = id
 	}
@@ -229,10 +254,7 @@ func (s *Screen) compact() {
 		if !usedCluster[i] {
 			continue
 		}
-		id := int32(len(s.clusters.list))
-		s.clusters.list = append(s.clusters.list, text)
-		s.clusters.index[text] = id
-		clusterMap[i] = id
+		clusterMap[i] = s.clusters.add(text)
 	}
 
 	s.forEachLine(func(l *line) {
@@ -246,11 +268,9 @@ func (s *Screen) compact() {
 	})
 	s.eraseValid = false
 	s.penIdx = 0 // the pen may not be in the table any more; the caller re-interns
-	if id, ok := s.styles.index[s.pen]; ok {
+	if id, ok := s.styles.lookup(s.pen); ok {
 		s.penIdx = id
 	} else if len(s.styles.list) < maxStyles {
-		s.penIdx = uint16(len(s.styles.list))
-		s.styles.list = append(s.styles.list, s.pen)
-		s.styles.index[s.pen] = s.penIdx
+		s.penIdx = s.styles.add(s.pen)
 	}
 }
