@@ -37,7 +37,7 @@ func TestWaitExitedHoldsNoThread(t *testing.T) {
 			t.Fatal(err)
 		}
 		procs = append(procs, p)
-		t.Cleanup(func() { _ = p.cmd.Process.Kill(); _, _ = p.Wait(); _ = p.Close() })
+		t.Cleanup(func() { _ = p.child.Kill(); _, _ = p.Wait(); _ = p.Close() })
 	}
 	before := threads(t)
 	var wg sync.WaitGroup
@@ -91,7 +91,7 @@ func TestReadReadyAllocatesOnDemand(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { _ = p.cmd.Process.Kill(); _, _ = p.Wait(); _ = p.Close() })
+	t.Cleanup(func() { _ = p.child.Kill(); _, _ = p.Wait(); _ = p.Close() })
 	var gets atomic.Int32
 	chunks := make(chan string)
 	go func() {

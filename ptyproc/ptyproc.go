@@ -14,6 +14,7 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"sync"
 	"sync/atomic"
 	"syscall"
 	"time"
@@ -27,10 +28,16 @@ var ErrClosed = errors.New("ptyproc: pty closed")
 
 // Process is a command running on a PTY.
 type Process struct {
-	cmd    *exec.Cmd
+	// The child. Not the exec.Cmd it was started from: that is several
+	// hundred bytes an idle session would hold for nothing.
+	child  *os.Process
 	master *os.File
 	raw    syscall.RawConn
 	closed atomic.Bool
+
+	watchMu sync.Mutex // guards the master's registration with a Watcher
+	watcher *Watcher
+	readTok int32 // the master's name in watcher's set; 0 before NotifyReadable
 }
 
 // Start runs cmd with a new PTY of the given size as its controlling
@@ -52,7 +59,7 @@ func Start(cmd *exec.Cmd, cols, rows int) (*Process, error) {
 		tty.Close()
 		return nil, fmt.Errorf("ptyproc: %w", err)
 	}
-	p := &Process{cmd: cmd, master: master, raw: raw}
+	p := &Process{master: master, raw: raw}
 	if err := p.Resize(cols, rows); err != nil {
 		master.Close()
 		tty.Close()
@@ -73,6 +80,7 @@ func Start(cmd *exec.Cmd, cols, rows int) (*Process, error) {
 		master.Close()
 		return nil, fmt.Errorf("ptyproc: start %s: %w", cmd.Path, err)
 	}
+	p.child = cmd.Process
 	return p, nil
 }
 
@@ -99,7 +107,7 @@ func pollable(f *os.File) (*os.File, error) {
 }
 
 // Pid is the child's process id.
-func (p *Process) Pid() int { return p.cmd.Process.Pid }
+func (p *Process) Pid() int { return p.child.Pid }
 
 // Read reads output from the PTY. After the child and every process holding
 // the terminal have gone it returns an error (EIO on Linux).
@@ -182,18 +190,21 @@ func (p *Process) ForegroundPgrp() int {
 // processes see a hang-up.
 func (p *Process) Close() error {
 	p.closed.Store(true)
+	p.unwatch()
 	return p.master.Close()
 }
 
 // Signal sends sig to the child.
-func (p *Process) Signal(sig os.Signal) error { return p.cmd.Process.Signal(sig) }
+func (p *Process) Signal(sig os.Signal) error { return p.child.Signal(sig) }
 
 // Wait waits for the child and returns its exit code in the shell
 // convention. Only one goroutine may call it.
 func (p *Process) Wait() (int, error) {
-	err := p.cmd.Wait()
-	if p.cmd.ProcessState == nil {
+	// The child's stdio are the terminal's files, not pipes, so there is
+	// nothing of exec.Cmd.Wait's copying to wait for.
+	st, err := p.child.Wait()
+	if st == nil {
 		return 1, err
 	}
-	return ExitCode(p.cmd.ProcessState), nil
+	return ExitCode(st), nil
 }
