@@ -527,7 +527,7 @@ func serverCommand() *cli.Command {
 			},
 			{
 				Name:  "status",
-				Usage: "print the server's pid, version, uptime and session count",
+				Usage: "print the server's pid, version, uptime, session count, socket and goroutine count",
 				Action: func(c *cli.Context) error {
 					socket, err := socketPath(c)
 					if err != nil {
@@ -541,8 +541,8 @@ func serverCommand() *cli.Command {
 					if err != nil {
 						return fail(1, "%v", err)
 					}
-					fmt.Printf("pid %d\nversion %s\nuptime %s\nsessions %d\nsocket %s\n",
-						st.PID, st.Version, (time.Duration(st.Uptime) * time.Second).String(), st.Sessions, st.Socket)
+					fmt.Printf("pid %d\nversion %s\nuptime %s\nsessions %d\nsocket %s\ngoroutines %d\n",
+						st.PID, st.Version, (time.Duration(st.Uptime) * time.Second).String(), st.Sessions, st.Socket, st.Goroutines)
 					return nil
 				},
 			},

@@ -199,17 +199,20 @@ func (e *env) eventually(what string, cond func() bool) {
 // serverPID reads the running server's pid from wr server status.
 func (e *env) serverPID() int {
 	e.t.Helper()
+	return e.status("pid")
+}
+
+// status reads one number from wr server status.
+func (e *env) status(field string) int {
+	e.t.Helper()
 	out := e.mustWr("server", "status")
-	var pid int
 	for _, line := range strings.Split(out, "\n") {
-		if v, ok := strings.CutPrefix(line, "pid "); ok {
-			pid = atoi(e.t, v)
+		if v, ok := strings.CutPrefix(line, field+" "); ok {
+			return atoi(e.t, v)
 		}
 	}
-	if pid == 0 {
-		e.t.Fatalf("no pid in wr server status: %q", out)
-	}
-	return pid
+	e.t.Fatalf("no %s in wr server status: %q", field, out)
+	return 0
 }
 
 // term is a wr client running under its own PTY, like a person's terminal.

@@ -15,6 +15,7 @@ import (
 	"net"
 	"os"
 	"path/filepath"
+	"runtime"
 	"runtime/debug"
 	"sync"
 	"sync/atomic"
@@ -23,6 +24,7 @@ import (
 
 	"golang.org/x/sys/unix"
 
+	"wr/ptyproc"
 	"wr/wire"
 )
 
@@ -50,7 +52,8 @@ type Server struct {
 	ln      *net.UnixListener
 	unlock  func() // releases the server lock; idempotent
 
-	output atomic.Int64 // bytes read from every PTY, for releaseMemory
+	output  atomic.Int64     // bytes read from every PTY, for releaseMemory
+	watcher *ptyproc.Watcher // waits for the output of quiet sessions and for every exit
 
 	mu         sync.Mutex
 	sessions   map[string]*session
@@ -97,6 +100,11 @@ func Run(opts Options) error {
 	}
 	ln.SetUnlinkOnClose(true)
 	s.ln = ln
+	if s.watcher, err = ptyproc.NewWatcher(); err != nil {
+		ln.Close()
+		return err
+	}
+	defer s.watcher.Close()
 	s.logf("listening on %s (pid %d, version %s)", s.socket, os.Getpid(), wire.Version)
 
 	time.AfterFunc(idleStart, func() {
@@ -308,7 +316,7 @@ func (s *Server) status() wire.ServerStatus {
 	s.mu.Unlock()
 	return wire.ServerStatus{
 		PID: os.Getpid(), Version: wire.Version, Uptime: time.Since(s.started).Seconds(),
-		Sessions: n, Socket: s.socket,
+		Sessions: n, Socket: s.socket, Goroutines: runtime.NumGoroutine(),
 	}
 }
 

@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -25,6 +26,22 @@ import (
 const (
 	drainQuiet = 100 * time.Millisecond
 	drainMax   = 2 * time.Second
+)
+
+// linger is how long a reader waits for more output before it leaves the
+// PTY to the server's watcher. Output that keeps coming (a cat, a build,
+// someone typing fast) keeps one reader; a session that went quiet costs
+// no goroutine, and a wake-up through the watcher costs a few
+// microseconds.
+const linger = 2 * time.Millisecond
+
+// readerState is where a session's PTY reading is.
+type readerState uint8
+
+const (
+	readIdle    readerState = iota // the watcher waits for output
+	readRunning                    // a reader goroutine runs
+	readDone                       // everything was read: the session is ending
 )
 
 // readChunk is the most one PTY read takes; arena is the buffer reads are
@@ -62,6 +79,15 @@ type session struct {
 	answerers  atomic.Int32 // attached clients whose terminal can answer a query
 
 	inputMu sync.Mutex // serialises writes to the PTY so inputs never interleave
+
+	// readMu guards reader. The PTY is read by a goroutine that runs while
+	// output comes and ends after linger without any, handing the PTY to
+	// the server's watcher, which starts another when output comes again:
+	// an idle session holds no goroutine. drained is closed when the last
+	// reader has read everything after the child's exit.
+	readMu  sync.Mutex
+	reader  readerState
+	drained chan struct{}
 
 	killed   atomic.Bool
 	reapMu   sync.Mutex   // held while the child is reaped, and while a kill reads its pid
@@ -102,7 +128,7 @@ func (s *Server) startSession(name string, cfg wire.SessionConfig) (*session, er
 	ss := &session{
 		srv: s, name: name, marker: marker, proc: p, pid: p.Pid(), created: time.Now(),
 		command: argv, cwd: cfg.Cwd, clients: map[int]*client{},
-		cols: cols, rows: rows, done: make(chan struct{}),
+		cols: cols, rows: rows, done: make(chan struct{}), drained: make(chan struct{}),
 	}
 	ss.model = newModel(cols, rows, cfg.Scrollback, &ss.mu,
 		func() bool { return ss.answerers.Load() == 0 },
@@ -112,9 +138,17 @@ func (s *Server) startSession(name string, cfg wire.SessionConfig) (*session, er
 
 // run starts reading the PTY and waiting for the child.
 func (ss *session) run() {
-	readerDone := make(chan struct{})
-	go ss.readLoop(readerDone)
-	go ss.waitLoop(readerDone)
+	ss.readMu.Lock()
+	ss.reader = readRunning
+	ss.readMu.Unlock()
+	go ss.readLoop()
+	ss.proc.NotifyExit(ss.srv.watcher, func() { go ss.waitLoop() })
+	// Starting a session leaves garbage several times its own size (the
+	// request and the client's environment, the exec's copies of both);
+	// collected now, the next session reuses that memory. Left to the
+	// runtime, it would be collected only once the heap had doubled, and a
+	// server of many idle sessions would hold it all.
+	go runtime.GC()
 }
 
 // sessionEnv is the client's environment plus WR_SESSION and WR_SOCKET, with
@@ -195,15 +229,16 @@ func executable(p string) error {
 	return nil
 }
 
-// readLoop reads the PTY for the session's whole life, whether or not
-// anyone is attached, so an application never blocks on a full terminal.
-func (ss *session) readLoop(done chan<- struct{}) {
-	defer close(done)
+// readLoop reads the PTY while output comes, whether or not anyone is
+// attached, so an application never blocks on a full terminal; when none
+// has come for linger it parks the PTY with the watcher and returns, and
+// after the child's exit it drains what is left.
+func (ss *session) readLoop() {
 	// Output is read into arenas, carved into chunks that every client
 	// shares. A new arena is allocated only once output is there to read
 	// (ReadReady) and the last one is nearly used up. Arenas start small,
-	// so a quiet session holds a few KiB, and double up to arenaSize while
-	// output comes faster than a byte a microsecond (a cat, not typing).
+	// and double up to arenaSize while output comes faster than a byte a
+	// microsecond (a cat, not typing); a parked reader holds none.
 	next := minArena
 	var arena []byte
 	var born time.Time
@@ -224,13 +259,18 @@ func (ss *session) readLoop(done chan<- struct{}) {
 			// is pending stays bounded, and everyone else goes on.
 			ss.model.catchUp()
 		}
-		if at := ss.exitedAt.Load(); at != 0 {
+		// Set just before each read: a deadline that passed while this
+		// goroutine was held up elsewhere would cut the drain short, or
+		// park a reader that output is waiting for.
+		at := ss.exitedAt.Load()
+		if at != 0 {
 			if time.Since(time.Unix(0, at)) > drainMax {
+				ss.readerDone()
 				return
 			}
-			// Set just before each read: a deadline that passed while this
-			// goroutine was held up elsewhere would cut the drain short.
 			_ = ss.proc.SetReadDeadline(time.Now().Add(drainQuiet))
+		} else {
+			_ = ss.proc.SetReadDeadline(time.Now().Add(linger))
 		}
 		var room []byte // nil: ReadReady allocates a new arena through get
 		if len(arena)-off >= minRoom {
@@ -244,12 +284,59 @@ func (ss *session) readLoop(done chan<- struct{}) {
 			ss.fanOut(chunk)
 		}
 		if err != nil {
-			if errors.Is(err, os.ErrDeadlineExceeded) && ss.proc.Buffered() > 0 {
-				continue // late, not quiet: there is more to drain
+			if errors.Is(err, os.ErrDeadlineExceeded) {
+				if ss.proc.Buffered() > 0 {
+					continue // late, not quiet: there is more to read
+				}
+				if at != 0 {
+					ss.readerDone() // quiet for drainQuiet after the exit
+					return
+				}
+				if ss.park() {
+					return
+				}
+				continue // the child exited meanwhile: drain
 			}
+			ss.readerDone()
 			return
 		}
 	}
+}
+
+// park leaves the quiet PTY to the watcher, which starts a reader again
+// when output comes, and reports true; or false if the child has exited
+// and this reader must drain instead. Arming and the state change happen
+// under readMu, so a wake-up that comes at once waits for both.
+func (ss *session) park() bool {
+	ss.readMu.Lock()
+	defer ss.readMu.Unlock()
+	if ss.exitedAt.Load() != 0 {
+		return false
+	}
+	if err := ss.proc.NotifyReadable(ss.srv.watcher, ss.wake); err != nil {
+		return false // closed: the next read fails and ends the reader
+	}
+	ss.reader = readIdle
+	return true
+}
+
+// wake starts a reader for a parked PTY. It runs on the watcher's
+// goroutine, or the exit's.
+func (ss *session) wake() {
+	ss.readMu.Lock()
+	defer ss.readMu.Unlock()
+	if ss.reader == readIdle {
+		ss.reader = readRunning
+		go ss.readLoop()
+	}
+}
+
+// readerDone records that the PTY was read to its end.
+func (ss *session) readerDone() {
+	ss.readMu.Lock()
+	ss.reader = readDone
+	ss.readMu.Unlock()
+	close(ss.drained)
 }
 
 // fanOut hands one chunk to the screen model and to every attached client,
@@ -282,7 +369,7 @@ func (ss *session) unlockModel() {
 // waitLoop reaps the child, lets the reader drain, then ends the session.
 // Exited goes out only after the reader has finished, so it follows the
 // last Output on every client's queue.
-func (ss *session) waitLoop(readerDone <-chan struct{}) {
+func (ss *session) waitLoop() {
 	ss.proc.WaitExited()
 	// Reap under reapMu: a kill snapshots the tree under it too, so it
 	// never reads the child's pid after the pid is free for reuse.
@@ -294,7 +381,8 @@ func (ss *session) waitLoop(readerDone <-chan struct{}) {
 		ss.srv.logf("session %s: wait: %v", ss.name, err)
 	}
 	_ = ss.proc.SetReadDeadline(time.Now().Add(drainQuiet))
-	<-readerDone
+	ss.wake() // a parked PTY is drained too
+	<-ss.drained
 	if ss.killed.Load() {
 		code = 128 + 1 // wr kill hangs the session up: SIGHUP, whatever the shell made of it
 	}

@@ -196,6 +196,10 @@ type ServerStatus struct {
 	Uptime   float64 `json:"uptime_seconds"`
 	Sessions int     `json:"sessions"`
 	Socket   string  `json:"socket"`
+	// Goroutines is how many the server runs: a handful, plus one per
+	// attached client and per session with output coming (an idle
+	// session holds none).
+	Goroutines int `json:"goroutines"`
 }
 
 // OK is a request that succeeded. Names lists what it acted on, if anything.
