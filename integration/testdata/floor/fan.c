@@ -1,0 +1,78 @@
+// fan: the floor of a one-process holder (the shape of tmux and screen).
+// It runs SCRIPT under its own PTY and writes every byte the PTY gives to
+// each TTY named after it, in turn, from one buffer; what the first TTY
+// types goes to the PTY. No screen model, no queues, no framing: the least
+// any holder that owns its clients' terminals can do.
+//
+// usage: fan SCRIPT TTY...
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <pty.h>
+#include <stdio.h>
+#include <termios.h>
+#include <unistd.h>
+
+static int writeAll(int fd, const char *p, ssize_t n) {
+	while (n > 0) {
+		ssize_t w = write(fd, p, n);
+		if (w < 0) {
+			if (errno == EINTR)
+				continue;
+			return -1;
+		}
+		p += w;
+		n -= w;
+	}
+	return 0;
+}
+
+int main(int argc, char **argv) {
+	enum { maxTTYs = 16 };
+	int n = argc - 2, ttys[maxTTYs];
+	if (n < 1 || n > maxTTYs) {
+		fprintf(stderr, "usage: fan SCRIPT TTY...\n");
+		return 2;
+	}
+	for (int i = 0; i < n; i++) {
+		struct termios t;
+		if ((ttys[i] = open(argv[i + 2], O_RDWR | O_NOCTTY)) < 0) {
+			perror(argv[i + 2]);
+			return 1;
+		}
+		tcgetattr(ttys[i], &t);
+		cfmakeraw(&t);
+		tcsetattr(ttys[i], TCSANOW, &t);
+	}
+	struct winsize ws = {.ws_row = 24, .ws_col = 80};
+	int master;
+	pid_t pid = forkpty(&master, NULL, NULL, &ws);
+	if (pid < 0) {
+		perror("forkpty");
+		return 1;
+	}
+	if (pid == 0) {
+		execl("/bin/sh", "sh", "-c", argv[1], (char *)NULL);
+		_exit(127);
+	}
+	static char buf[1 << 16];
+	struct pollfd pf[2] = {{.fd = master, .events = POLLIN}, {.fd = ttys[0], .events = POLLIN}};
+	for (;;) {
+		if (poll(pf, 2, -1) < 0)
+			continue;
+		if (pf[1].revents & POLLIN) {
+			ssize_t k = read(ttys[0], buf, sizeof buf);
+			if (k > 0 && writeAll(master, buf, k) < 0)
+				return 1;
+		}
+		if (pf[0].revents & (POLLIN | POLLHUP)) {
+			ssize_t k = read(master, buf, sizeof buf);
+			if (k <= 0)
+				return 0;
+			for (int i = 0; i < n; i++)
+				if (writeAll(ttys[i], buf, k) < 0)
+					return 1;
+		}
+	}
+}
