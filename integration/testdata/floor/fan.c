@@ -5,28 +5,7 @@
 // any holder that owns its clients' terminals can do.
 //
 // usage: fan SCRIPT TTY...
-#define _GNU_SOURCE
-#include <errno.h>
-#include <fcntl.h>
-#include <poll.h>
-#include <pty.h>
-#include <stdio.h>
-#include <termios.h>
-#include <unistd.h>
-
-static int writeAll(int fd, const char *p, ssize_t n) {
-	while (n > 0) {
-		ssize_t w = write(fd, p, n);
-		if (w < 0) {
-			if (errno == EINTR)
-				continue;
-			return -1;
-		}
-		p += w;
-		n -= w;
-	}
-	return 0;
-}
+#include "floor.h"
 
 int main(int argc, char **argv) {
 	enum { maxTTYs = 16 };
@@ -35,27 +14,12 @@ int main(int argc, char **argv) {
 		fprintf(stderr, "usage: fan SCRIPT TTY...\n");
 		return 2;
 	}
-	for (int i = 0; i < n; i++) {
-		struct termios t;
-		if ((ttys[i] = open(argv[i + 2], O_RDWR | O_NOCTTY)) < 0) {
-			perror(argv[i + 2]);
+	for (int i = 0; i < n; i++)
+		if ((ttys[i] = openRaw(argv[i + 2])) < 0)
 			return 1;
-		}
-		tcgetattr(ttys[i], &t);
-		cfmakeraw(&t);
-		tcsetattr(ttys[i], TCSANOW, &t);
-	}
-	struct winsize ws = {.ws_row = 24, .ws_col = 80};
-	int master;
-	pid_t pid = forkpty(&master, NULL, NULL, &ws);
-	if (pid < 0) {
-		perror("forkpty");
+	int master = startScript(argv[1]);
+	if (master < 0)
 		return 1;
-	}
-	if (pid == 0) {
-		execl("/bin/sh", "sh", "-c", argv[1], (char *)NULL);
-		_exit(127);
-	}
 	static char buf[1 << 16];
 	struct pollfd pf[2] = {{.fd = master, .events = POLLIN}, {.fd = ttys[0], .events = POLLIN}};
 	for (;;) {

@@ -7,31 +7,10 @@
 // the least a holder whose clients relay bytes over a socket can do.
 //
 // usage: relay SCRIPT TTY...
-#define _GNU_SOURCE
-#include <errno.h>
-#include <fcntl.h>
-#include <poll.h>
-#include <pty.h>
-#include <stdio.h>
+#include "floor.h"
 #include <sys/socket.h>
-#include <termios.h>
-#include <unistd.h>
 
 static char buf[1 << 16];
-
-static int writeAll(int fd, const char *p, ssize_t n) {
-	while (n > 0) {
-		ssize_t w = write(fd, p, n);
-		if (w < 0) {
-			if (errno == EINTR)
-				continue;
-			return -1;
-		}
-		p += w;
-		n -= w;
-	}
-	return 0;
-}
 
 // pump copies a to b and b to a until either ends: a client's whole life.
 static int pump(int a, int b) {
@@ -57,15 +36,9 @@ int main(int argc, char **argv) {
 		return 2;
 	}
 	for (int i = 0; i < n; i++) {
-		int tty = open(argv[i + 2], O_RDWR | O_NOCTTY);
-		if (tty < 0) {
-			perror(argv[i + 2]);
+		int tty = openRaw(argv[i + 2]);
+		if (tty < 0)
 			return 1;
-		}
-		struct termios t;
-		tcgetattr(tty, &t);
-		cfmakeraw(&t);
-		tcsetattr(tty, TCSANOW, &t);
 		int sv[2];
 		if (socketpair(AF_UNIX, SOCK_STREAM, 0, sv) < 0) {
 			perror("socketpair");
@@ -79,17 +52,9 @@ int main(int argc, char **argv) {
 		close(tty);
 		socks[i] = sv[0];
 	}
-	struct winsize ws = {.ws_row = 24, .ws_col = 80};
-	int master;
-	pid_t pid = forkpty(&master, NULL, NULL, &ws);
-	if (pid < 0) {
-		perror("forkpty");
+	int master = startScript(argv[1]);
+	if (master < 0)
 		return 1;
-	}
-	if (pid == 0) {
-		execl("/bin/sh", "sh", "-c", argv[1], (char *)NULL);
-		_exit(127);
-	}
 	struct pollfd pf[2] = {{.fd = master, .events = POLLIN}, {.fd = socks[0], .events = POLLIN}};
 	for (;;) {
 		if (poll(pf, 2, -1) < 0)
