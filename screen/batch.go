@@ -108,7 +108,7 @@ func (s *Screen) canSkip(tail int) bool {
 	// The first scroll interns the erase style, both ways, before anything
 	// else is interned; but if that compacts the tables, which ones survive
 	// depends on the cells at that moment.
-	_, ok := s.styles.lookup(style{bg: s.pen.bg})
+	_, ok := s.lookupStyle(style{bg: s.pen.bg})
 	return ok || len(s.styles.list) < maxStyles
 }
 

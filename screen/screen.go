@@ -124,9 +124,9 @@ func New(cols, rows, scrollback int) *Screen {
 		HandleEsc: s.esc,
 		HandleOsc: s.osc,
 	}
-	s.styles.reset()
+	s.styles.reset(style{})
 	s.clusters.reset()
-	s.links.reset()
+	s.links.reset("")
 	s.tabs = make([]bool, cols)
 	s.resetState()
 	return s

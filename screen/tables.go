@@ -17,80 +17,55 @@ const (
 	maxLinkBytes    = 2048 // longer hyperlinks are ignored
 )
 
-// styleTable interns styles. Index 0 is always the default style.
-type styleTable struct {
-	list  []style
-	index map[style]uint16
+// internTable numbers the distinct values a screen uses, in the order they
+// are first added. Its map is made on the first entry: most screens (an
+// idle shell's) never intern anything, and an idle server holds one screen
+// per session.
+type internTable[K comparable, ID ~int32 | ~uint16] struct {
+	list  []K
+	index map[K]ID
 }
 
-// The tables' maps are made on their first entry: most screens (an idle
-// shell's) never intern anything, and an idle server holds one per session.
-
-func (t *styleTable) reset() {
-	t.list = append(t.list[:0], style{})
+// reset empties t, keeping reserved as its first entries; they are never
+// looked up, so their indexes are only ever given out by the caller.
+func (t *internTable[K, ID]) reset(reserved ...K) {
+	t.list = append(t.list[:0], reserved...)
 	t.index = nil
 }
 
-func (t *styleTable) lookup(st style) (uint16, bool) {
-	if st == (style{}) {
-		return 0, true
-	}
-	id, ok := t.index[st]
+func (t *internTable[K, ID]) lookup(k K) (ID, bool) {
+	id, ok := t.index[k]
 	return id, ok
 }
 
-func (t *styleTable) add(st style) uint16 {
-	id := uint16(len(t.list))
-	t.list = append(t.list, st)
+func (t *internTable[K, ID]) add(k K) ID {
+	id := ID(len(t.list))
+	t.list = append(t.list, k)
 	if t.index == nil {
-		t.index = map[style]uint16{}
+		t.index = map[K]ID{}
 	}
-	t.index[st] = id
+	t.index[k] = id
 	return id
 }
+
+// styleTable interns styles. Index 0 is always the default style.
+type styleTable = internTable[style, uint16]
 
 // clusterTable interns grapheme clusters (a base character followed by
 // combining characters), which do not fit in a cell's rune.
-type clusterTable struct {
-	list  []string
-	index map[string]int32
-}
-
-func (t *clusterTable) reset() {
-	t.list = t.list[:0]
-	t.index = nil
-}
-
-func (t *clusterTable) add(text string) int32 {
-	id := int32(len(t.list))
-	t.list = append(t.list, text)
-	if t.index == nil {
-		t.index = map[string]int32{}
-	}
-	t.index[text] = id
-	return id
-}
+type clusterTable = internTable[string, int32]
 
 // linkTable interns OSC 8 hyperlinks as their "params;uri" text, which is
 // exactly what a restore writes back. Index 0 means no link.
-type linkTable struct {
-	list  []string
-	index map[string]uint16
-}
+type linkTable = internTable[string, uint16]
 
-func (t *linkTable) reset() {
-	t.list = append(t.list[:0], "")
-	t.index = nil
-}
-
-func (t *linkTable) add(text string) uint16 {
-	id := uint16(len(t.list))
-	t.list = append(t.list, text)
-	if t.index == nil {
-		t.index = map[string]uint16{}
+// lookupStyle is styles.lookup with the default style, which is never in
+// the map, at index 0.
+func (s *Screen) lookupStyle(st style) (uint16, bool) {
+	if st == (style{}) {
+		return 0, true
 	}
-	t.index[text] = id
-	return id
+	return s.styles.lookup(st)
 }
 
 // internPen makes s.pen's index current. It is the only way a style other
@@ -101,12 +76,12 @@ func (s *Screen) internPen() {
 }
 
 func (s *Screen) internStyle(st *style) uint16 {
-	if id, ok := s.styles.lookup(*st); ok {
+	if id, ok := s.lookupStyle(*st); ok {
 		return id
 	}
 	if len(s.styles.list) >= maxStyles {
 		s.compact()
-		if id, ok := s.styles.lookup(*st); ok {
+		if id, ok := s.lookupStyle(*st); ok {
 			return id
 		}
 		if len(s.styles.list) >= maxStyles {
@@ -136,7 +111,7 @@ func (s *Screen) blank() cell { return blankCell(s.eraseStyle()) }
 // internCluster returns the cluster index of text, or -1 if the table is full
 // of live clusters.
 func (s *Screen) internCluster(text []byte) int32 {
-	if id, ok := s.clusters.index[string(text)]; ok {
+	if id, ok := s.clusters.index[string(text)]; ok { // indexed directly: the conversion then does not allocate
 		return id
 	}
 	if len(s.clusters.list) >= maxClusters {
@@ -219,7 +194,7 @@ func (s *Screen) compact() {
 	}
 	linkMap := make([]uint16, len(s.links.list))
 	oldLinks := s.links.list
-	s.links.reset()
+	s.links.reset("")
 	for i, text := range oldLinks {
 		if i == 0 || !usedLink[i] {
 			continue
@@ -233,13 +208,13 @@ func (s *Screen) compact() {
 	styleMap := make([]uint16, len(s.styles.list))
 	oldStyles := s.styles.list
 	s.styles = styleTable{}
-	s.styles.reset()
+	s.styles.reset(style{})
 	for i, st := range oldStyles {
 		if i == 0 || !usedStyle[i] {
 			continue
 		}
 		st.link = linkMap[st.link]
-		id, ok := s.styles.lookup(st)
+		id, ok := s.lookupStyle(st)
 		if !ok {
 			id = s.styles.add(st)
 		}
@@ -268,7 +243,7 @@ func (s *Screen) compact() {
 	})
 	s.eraseValid = false
 	s.penIdx = 0 // the pen may not be in the table any more; the caller re-interns
-	if id, ok := s.styles.lookup(s.pen); ok {
+	if id, ok := s.lookupStyle(s.pen); ok {
 		s.penIdx = id
 	} else if len(s.styles.list) < maxStyles {
 		s.penIdx = s.styles.add(s.pen)
