@@ -80,14 +80,15 @@ type session struct {
 
 	inputMu sync.Mutex // serialises writes to the PTY so inputs never interleave
 
-	// readMu guards reader. The PTY is read by a goroutine that runs while
+	// readMu guards reader and cannotPark. The PTY is read by a goroutine that runs while
 	// output comes and ends after linger without any, handing the PTY to
 	// the server's watcher, which starts another when output comes again:
 	// an idle session holds no goroutine. drained is closed when the last
 	// reader has read everything after the child's exit.
-	readMu  sync.Mutex
-	reader  readerState
-	drained chan struct{}
+	readMu     sync.Mutex
+	reader     readerState
+	cannotPark bool // the watcher refused the PTY once; said in the log
+	drained    chan struct{}
 
 	killed   atomic.Bool
 	reapMu   sync.Mutex   // held while the child is reaped, and while a kill reads its pid
@@ -295,7 +296,7 @@ func (ss *session) readLoop() {
 				if ss.park() {
 					return
 				}
-				continue // the child exited meanwhile: drain
+				continue // the child exited meanwhile (drain), or the PTY cannot park
 			}
 			ss.readerDone()
 			return
@@ -314,7 +315,15 @@ func (ss *session) park() bool {
 		return false
 	}
 	if err := ss.proc.NotifyReadable(ss.srv.watcher, ss.wake); err != nil {
-		return false // closed: the next read fails and ends the reader
+		// Closed: the next read fails and ends the reader. Refused (the
+		// system's limit on watched descriptors): the reader keeps reading
+		// and its goroutine, losing nothing but the saving, which the log
+		// tells once.
+		if !errors.Is(err, ptyproc.ErrClosed) && !ss.cannotPark {
+			ss.cannotPark = true
+			ss.srv.logf("session %s: an idle reader cannot park, it keeps its goroutine: %v", ss.name, err)
+		}
+		return false
 	}
 	ss.reader = readIdle
 	return true

@@ -35,9 +35,8 @@ type Process struct {
 	raw    syscall.RawConn
 	closed atomic.Bool
 
-	watchMu sync.Mutex // guards the master's registration with a Watcher
-	watcher *Watcher
-	readTok int32 // the master's name in watcher's set; 0 before NotifyReadable
+	watchMu sync.Mutex // guards watch
+	watch   readWatch  // the master's registration with a Watcher
 }
 
 // Start runs cmd with a new PTY of the given size as its controlling

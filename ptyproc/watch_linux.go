@@ -1,4 +1,4 @@
-//go:build linux
+//go:build linux && !wr_nowatch
 
 package ptyproc
 
@@ -135,6 +135,13 @@ func (w *Watcher) forget(tok int32, fd int) {
 	_ = w.raw.Control(func(ep uintptr) { _ = unix.EpollCtl(int(ep), unix.EPOLL_CTL_DEL, fd, nil) })
 }
 
+// readWatch is the master's registration: its name in watcher's set, or
+// readTok 0 before NotifyReadable.
+type readWatch struct {
+	watcher *Watcher
+	readTok int32
+}
+
 // NotifyReadable has f called once, on w's goroutine, when the master has
 // output to read or has hung up; call it again for the next time. f must
 // not block. It fails once the master is closed.
@@ -144,17 +151,17 @@ func (p *Process) NotifyReadable(w *Watcher, f func()) error {
 	if p.closed.Load() {
 		return ErrClosed
 	}
-	first := p.readTok == 0
+	first := p.watch.readTok == 0
 	if first {
-		p.watcher, p.readTok = w, w.token()
+		p.watch.watcher, p.watch.readTok = w, w.token()
 	}
 	var err error
-	cerr := p.raw.Control(func(fd uintptr) { err = w.arm(p.readTok, int(fd), first, f) })
+	cerr := p.raw.Control(func(fd uintptr) { err = w.arm(p.watch.readTok, int(fd), first, f) })
 	if cerr != nil {
 		return ErrClosed
 	}
 	if err != nil && first {
-		p.readTok = 0
+		p.watch.readTok = 0
 	}
 	return err
 }
@@ -163,9 +170,9 @@ func (p *Process) NotifyReadable(w *Watcher, f func()) error {
 func (p *Process) unwatch() {
 	p.watchMu.Lock()
 	defer p.watchMu.Unlock()
-	if p.readTok != 0 {
-		_ = p.raw.Control(func(fd uintptr) { p.watcher.forget(p.readTok, int(fd)) })
-		p.readTok = 0
+	if p.watch.readTok != 0 {
+		_ = p.raw.Control(func(fd uintptr) { p.watch.watcher.forget(p.watch.readTok, int(fd)) })
+		p.watch.readTok = 0
 	}
 }
 
