@@ -39,6 +39,7 @@ type env struct {
 // names it are stopped in t.Cleanup, whether the test passed or not.
 func newEnv(t testing.TB) *env {
 	t.Helper()
+	seeBuildInputs()
 	dir, err := os.MkdirTemp(suiteRoot, "t")
 	if err != nil {
 		t.Fatal(err)
