@@ -16,7 +16,6 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
-	"runtime/debug"
 	"sync"
 	"sync/atomic"
 	"syscall"
@@ -52,7 +51,8 @@ type Server struct {
 	ln      *net.UnixListener
 	unlock  func() // releases the server lock; idempotent
 
-	output  atomic.Int64     // bytes read from every PTY, for releaseMemory
+	output  atomic.Int64 // bytes read from every PTY, for release
+	release memoryRelease
 	watcher *ptyproc.Watcher // waits for the output of quiet sessions and for every exit
 
 	mu         sync.Mutex
@@ -115,8 +115,6 @@ func Run(opts Options) error {
 			s.shutdownLocked()
 		}
 	})
-
-	go s.releaseMemory()
 
 	var wg sync.WaitGroup
 	for {
@@ -314,9 +312,12 @@ func (s *Server) status() wire.ServerStatus {
 	s.mu.Lock()
 	n := len(s.sessions)
 	s.mu.Unlock()
+	var ms runtime.MemStats
+	runtime.ReadMemStats(&ms) // stops the world for a moment: fine for a status request
 	return wire.ServerStatus{
 		PID: os.Getpid(), Version: wire.Version, Uptime: time.Since(s.started).Seconds(),
 		Sessions: n, Socket: s.socket, Goroutines: runtime.NumGoroutine(),
+		HeapKiB: int((ms.HeapSys - ms.HeapReleased) >> 10),
 	}
 }
 
@@ -340,32 +341,6 @@ func Daemonize(socket string) (io.Writer, error) {
 	_ = unix.Dup2(int(f.Fd()), 1)
 	_ = unix.Dup2(int(f.Fd()), 2)
 	return f, nil
-}
-
-// releaseMemory hands memory back to the system once a burst of output
-// (a cat of a big log) is over. Output passes through short-lived buffers,
-// and the Go runtime would otherwise keep their pages for a long while, so
-// a server that once carried 32 MiB would stay that size while idle.
-func (s *Server) releaseMemory() {
-	const burst = 8 << 20
-	t := time.NewTicker(time.Second)
-	defer t.Stop()
-	var last, sinceRelease int64
-	for {
-		select {
-		case <-s.stopped:
-			return
-		case <-t.C:
-		}
-		now := s.output.Load()
-		quiet := now == last
-		sinceRelease += now - last
-		last = now
-		if quiet && sinceRelease >= burst {
-			debug.FreeOSMemory()
-			sinceRelease = 0
-		}
-	}
 }
 
 // waitTimeout waits for wg, but not forever: a connection stuck in a

@@ -294,6 +294,7 @@ func (ss *session) readLoop() {
 					return
 				}
 				if ss.park() {
+					ss.srv.outputQuiet()
 					return
 				}
 				continue // the child exited meanwhile (drain), or the PTY cannot park
@@ -346,6 +347,7 @@ func (ss *session) readerDone() {
 	ss.reader = readDone
 	ss.readMu.Unlock()
 	close(ss.drained)
+	ss.srv.outputQuiet()
 }
 
 // fanOut hands one chunk to the screen model and to every attached client,

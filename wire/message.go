@@ -200,6 +200,9 @@ type ServerStatus struct {
 	// attached client and per session with output coming (an idle
 	// session holds none).
 	Goroutines int `json:"goroutines"`
+	// HeapKiB is the heap memory the server holds from the system, freed
+	// or not: what stays resident after a burst until it is handed back.
+	HeapKiB int `json:"heap_kib"`
 }
 
 // OK is a request that succeeded. Names lists what it acted on, if anything.
