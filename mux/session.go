@@ -80,11 +80,12 @@ type session struct {
 
 	inputMu sync.Mutex // serialises writes to the PTY so inputs never interleave
 
-	// readMu guards reader and cannotPark. The PTY is read by a goroutine that runs while
-	// output comes and ends after linger without any, handing the PTY to
-	// the server's watcher, which starts another when output comes again:
-	// an idle session holds no goroutine. drained is closed when the last
-	// reader has read everything after the child's exit.
+	// readMu guards reader and cannotPark. The PTY is read by a goroutine
+	// that runs while output comes and ends after linger without any,
+	// handing the PTY to the server's watcher, which starts another when
+	// output comes again: an idle session holds no goroutine. drained is
+	// closed when the last reader has read everything after the child's
+	// exit.
 	readMu     sync.Mutex
 	reader     readerState
 	cannotPark bool // the watcher refused the PTY once; said in the log

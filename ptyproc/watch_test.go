@@ -1,8 +1,11 @@
+//go:build linux
+
 package ptyproc
 
-// The tests of what every Watcher does; watch_linux_test.go has what only
-// the epoll one does. `go test -tags wr_nowatch ./ptyproc` runs these on
-// the portable one too.
+// The tests of what every Watcher does, on Linux (they read Buffered,
+// which only Linux answers); watch_linux_test.go has what only the epoll
+// one does. `go test -tags wr_nowatch ./ptyproc` runs these on the
+// portable one too.
 
 import (
 	"errors"
