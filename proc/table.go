@@ -7,8 +7,8 @@ import (
 
 // Table is one read of the process table, shared by every session of a kill
 // sweep: the stat of every process, read once when the Table is made, and
-// the environment of every process, read at most once, the first time a
-// marker is asked for.
+// the environment of every process, read once per marker name (a kill uses
+// one, WR_SESSION_ID), the first time a marker of that name is asked for.
 //
 // Issue 14: each session used to read the whole table (environments
 // included) for itself, so killing n sessions read n tables and the sweep
