@@ -8,7 +8,6 @@
 package proc
 
 import (
-	"bytes"
 	"errors"
 	"syscall"
 )
@@ -54,70 +53,11 @@ func Descendants(root int) ([]Proc, error) { return descendants(osTable, root, "
 // daemon that double-forked, or a `setsid cmd &` whose intermediate parent
 // exited, has been reparented to init before anyone thought to look.
 func descendants(t table, root int, marker string) ([]Proc, error) {
-	es, err := t.entries()
-	if err != nil {
-		return nil, err
+	tab := readTable(t)
+	if tab.err != nil {
+		return nil, tab.err
 	}
-	return below(es, append([]int{root}, marked(t, es, marker)...)), nil
-}
-
-// marked returns the live processes among es whose environment holds
-// marker as a whole NAME=VALUE entry ("" matches nothing).
-func marked(t table, es []entry, marker string) []int {
-	if marker == "" {
-		return nil
-	}
-	m := []byte(marker + "\x00")
-	nm := append([]byte{0}, m...)
-	var out []int
-	for _, e := range es {
-		if e.zombie {
-			continue
-		}
-		if env := t.environ(e.pid); bytes.HasPrefix(env, m) || bytes.Contains(env, nm) {
-			out = append(out, e.pid)
-		}
-	}
-	return out
-}
-
-// below walks parent links down from roots. Every root but the first is
-// itself part of the result.
-func below(es []entry, roots []int) []Proc {
-	byPID := make(map[int]entry, len(es))
-	children := make(map[int][]entry, len(es))
-	for _, e := range es {
-		if e.zombie {
-			continue
-		}
-		byPID[e.pid] = e
-		children[e.ppid] = append(children[e.ppid], e)
-	}
-	var out []Proc
-	seen := map[int]bool{roots[0]: true}
-	queue := []int{roots[0]}
-	for _, r := range roots[1:] {
-		e, ok := byPID[r]
-		if !ok || seen[r] { // gone since it was named: nothing to record
-			continue
-		}
-		seen[r] = true
-		out = append(out, Proc{PID: r, Start: e.start})
-		queue = append(queue, r)
-	}
-	for len(queue) > 0 {
-		p := queue[0]
-		queue = queue[1:]
-		for _, c := range children[p] {
-			if seen[c.pid] { // a cycle would mean a torn read; never loop
-				continue
-			}
-			seen[c.pid] = true
-			out = append(out, Proc{PID: c.pid, Start: c.start})
-			queue = append(queue, c.pid)
-		}
-	}
-	return out
+	return tab.below(append([]int{root}, tab.marked(marker)...)), nil
 }
 
 // Self returns p's identity now: its pid with its current start time.

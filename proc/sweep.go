@@ -15,32 +15,18 @@ type Sweep struct {
 	procs  []Proc // the child first, then every descendant
 }
 
-// Snapshot records root, all its descendants, and every process that carries
-// marker (a NAME=VALUE environment entry unique to the session; "" for
-// none) with its descendants. It must run before any of them is signalled:
-// once the shell is hung up its children start exiting and reparenting, and
-// a descendant that has left the table can no longer be found by parent
-// links.
-//
-// A root of 0 records no root (a child already reaped, whose pid may belong
-// to someone else by now): only the marked processes are taken.
+// Snapshot records one session's processes through a table read for it
+// alone; see Table.Sweep. A sweep of many sessions reads one Table and takes
+// every session's Sweep from it.
 func Snapshot(root, foregroundPgrp int, marker string) *Sweep {
 	return snapshot(osTable, root, foregroundPgrp, marker)
 }
 
+// snapshot must run before any of the processes is signalled: once the shell
+// is hung up its children start exiting and reparenting, and a descendant
+// that has left the table can no longer be found by parent links.
 func snapshot(t table, root, pgrp int, marker string) *Sweep {
-	s := &Sweep{pgrp: pgrp, marker: marker}
-	if root <= 0 {
-		ds, _ := descendants(t, -1, marker)
-		s.procs = ds
-		return s
-	}
-	if e, ok := t.lookup(root); ok && !e.zombie {
-		s.procs = append(s.procs, Proc{PID: root, Start: e.start})
-	}
-	ds, _ := descendants(t, root, marker) // an unreadable table leaves the child alone in the sweep
-	s.procs = append(s.procs, ds...)
-	return s
+	return readTable(t).Sweep(root, pgrp, marker)
 }
 
 // Procs returns what the snapshot recorded.
@@ -60,26 +46,25 @@ func (s *Sweep) hangup(t table, send signaller) {
 	}
 }
 
-// rescan adds what appeared since the snapshot: children of recorded
-// processes that are still the ones recorded, and new carriers of the
-// marker (a process that answers SIGHUP by starting another must not
-// escape). It reports whether it found anything.
-func (s *Sweep) rescan(t table) bool {
-	es, err := t.entries()
-	if err != nil {
+// rescan adds what the fresh table t shows appeared since the snapshot:
+// children of recorded processes that are still the ones recorded, and new
+// carriers of the marker (a process that answers SIGHUP by starting another
+// must not escape). It reports whether it found anything.
+func (s *Sweep) rescan(t *Table) bool {
+	if t.err != nil {
 		return false
 	}
 	known := make(map[Proc]bool, len(s.procs))
-	var roots []int
+	roots := []int{-1}
 	for _, p := range s.procs {
 		known[p] = true
-		if alive(t, p) {
+		if t.holds(p) {
 			roots = append(roots, p.PID)
 		}
 	}
-	roots = append(roots, marked(t, es, s.marker)...)
+	roots = append(roots, t.marked(s.marker)...)
 	found := false
-	for _, p := range below(es, append([]int{-1}, roots...)) {
+	for _, p := range t.below(roots) {
 		if !known[p] {
 			known[p] = true
 			s.procs = append(s.procs, p)
@@ -89,11 +74,24 @@ func (s *Sweep) rescan(t table) bool {
 	return found
 }
 
-// alive reports whether any recorded process is still running.
-func (s *Sweep) alive(t table) bool {
-	for _, p := range s.procs {
-		if alive(t, p) {
-			return true
+// survivors finds a recorded process of any sweep that is still running.
+// A process seen gone (exited, or its pid now another process's) never
+// comes back, so each look resumes at the first process not yet seen gone:
+// the polls of one wait read each process about once in all, not once per
+// poll. Make a new one after a rescan, which may add processes anywhere.
+type survivors struct {
+	sweeps []*Sweep
+	sweep  int // the first sweep with a process not yet seen gone
+	proc   int // that process, within the sweep
+}
+
+func (w *survivors) any(t table) bool {
+	for ; w.sweep < len(w.sweeps); w.sweep, w.proc = w.sweep+1, 0 {
+		procs := w.sweeps[w.sweep].procs
+		for ; w.proc < len(procs); w.proc++ {
+			if alive(t, procs[w.proc]) {
+				return true
+			}
 		}
 	}
 	return false
@@ -112,35 +110,37 @@ func Finish(sweeps []*Sweep, grace time.Duration) {
 	finish(osTable, killSignal, sweeps, grace, time.Sleep)
 }
 
+// finish reads the process table at most once per kill round for all the
+// sweeps together, never once per sweep: a per-sweep read made the kill of
+// n sessions cost n full tables per round (issue 14).
 func finish(t table, send signaller, sweeps []*Sweep, grace time.Duration, sleep func(time.Duration)) {
 	const poll = 10 * time.Millisecond
-	for waited := time.Duration(0); ; waited += poll {
-		any := false
-		for _, s := range sweeps {
-			if s.alive(t) {
-				any = true
-				break
-			}
-		}
-		if !any {
-			return
-		}
+	running := &survivors{sweeps: sweeps}
+	for waited := time.Duration(0); running.any(t); waited += poll {
 		if waited >= grace {
 			break
 		}
 		sleep(poll)
 	}
+	if !running.any(t) {
+		return
+	}
 	// Kill, then look again: a process may have started another in
 	// answer to the hang-up, or between the last look and the kill. Each
-	// round's kill stops its targets forking, so this ends.
+	// round's kill stops its targets forking, so this ends. The look
+	// before the first kill catches what started during the grace period.
+	tab := readTable(t)
+	for _, s := range sweeps {
+		s.rescan(tab)
+	}
 	for round := 0; round < 8; round++ {
 		for _, s := range sweeps {
-			s.rescan(t)
 			s.kill(t, send)
 		}
+		tab = readTable(t)
 		found := false
 		for _, s := range sweeps {
-			if s.rescan(t) {
+			if s.rescan(tab) {
 				found = true
 			}
 		}
@@ -150,17 +150,8 @@ func finish(t table, send signaller, sweeps []*Sweep, grace time.Duration, sleep
 	}
 	// SIGKILL cannot be caught; give the kernel a moment so the caller
 	// returns after the processes are gone, not merely doomed.
-	for waited := time.Duration(0); waited < grace; waited += poll {
-		any := false
-		for _, s := range sweeps {
-			if s.alive(t) {
-				any = true
-				break
-			}
-		}
-		if !any {
-			return
-		}
+	running = &survivors{sweeps: sweeps}
+	for waited := time.Duration(0); waited < grace && running.any(t); waited += poll {
 		sleep(poll)
 	}
 }
