@@ -101,7 +101,7 @@ func (s *Server) handleKill(conn *net.UnixConn, req wire.Kill) {
 		}
 	}
 	s.mu.Unlock()
-	names := killSessions(targets)
+	names := s.killSessions(targets)
 	s.reply(conn, wire.TypeOK, wire.OK{Names: names})
 }
 
@@ -113,7 +113,7 @@ func (s *Server) handleStop(conn net.Conn) {
 		targets = append(targets, ss)
 	}
 	s.mu.Unlock()
-	names := killSessions(targets)
+	names := s.killSessions(targets)
 	s.reply(conn, wire.TypeOK, wire.OK{Names: names})
 	s.shutdown()
 }

@@ -27,8 +27,13 @@ const sessionEndWait = 2 * time.Second
 //     PTY master.
 //  3. Wait once, for all of them together, then SIGKILL what is left.
 //
-// No lock is held while waiting, so wr ls answers during a sweep.
-func killSessions(targets []*session) []string {
+// No lock is held while waiting, so wr ls answers during a sweep. The
+// server does not exit while a sweep runs (sweeps): the last session gone
+// stops the server, and a server that exited between the hang-up and the
+// SIGKILL left every process that ignores SIGHUP running.
+func (s *Server) killSessions(targets []*session) []string {
+	s.sweeps.Add(1)
+	defer s.sweeps.Done()
 	for _, ss := range targets {
 		ss.killed.Store(true)
 	}

@@ -54,6 +54,7 @@ type Server struct {
 	output  atomic.Int64 // bytes read from every PTY, for release
 	release memoryRelease
 	watcher *ptyproc.Watcher // waits for the output of quiet sessions and for every exit
+	sweeps  sync.WaitGroup   // kills in progress: Run returns only after them
 
 	mu         sync.Mutex
 	sessions   map[string]*session
@@ -122,8 +123,11 @@ func Run(opts Options) error {
 		if err != nil {
 			select {
 			case <-s.stopped:
-				// Let connections finish their last frames (an Exited
-				// owed to a client that is slow to read).
+				// A kill ends its sessions before its sweep is over;
+				// its SIGKILLs must still go out. Then let connections
+				// finish their last frames (an Exited owed to a client
+				// that is slow to read).
+				s.sweeps.Wait()
 				waitTimeout(&wg, 5*time.Second)
 				return nil
 			default:
