@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"syscall"
 	"time"
@@ -25,16 +26,24 @@ func DialOrStart(socket, exe string) (*Conn, error) {
 	if err == nil || !errors.Is(err, ErrNoServer) {
 		return c, err
 	}
-	if err := wire.PrepareDir(socket); err != nil {
+	dir, err := wire.PrepareDir(socket)
+	if err != nil {
 		return nil, err
 	}
-	lock, err := os.OpenFile(socket+".start", os.O_RDWR|os.O_CREATE, 0o600)
+	defer dir.Close()
+	name := filepath.Base(socket)
+	// Something other than a socket at the path (a mistyped --socket naming
+	// a file): say so, rather than start a server that would refuse it.
+	if _, err := dir.CheckSocket(name); err != nil {
+		return nil, err
+	}
+	lock, err := dir.OpenFile(name+".start", os.O_RDWR|os.O_CREATE, 0o600)
 	if err != nil {
-		return nil, fmt.Errorf("start lock: %w", err)
+		return nil, fmt.Errorf("cannot open the start lock %s: %w", socket+".start", wire.ErrnoOf(err))
 	}
 	defer lock.Close()
 	if err := unix.Flock(int(lock.Fd()), unix.LOCK_EX); err != nil {
-		return nil, fmt.Errorf("start lock: %w", err)
+		return nil, fmt.Errorf("cannot take the start lock %s: %w", socket+".start", err)
 	}
 	defer unix.Flock(int(lock.Fd()), unix.LOCK_UN)
 
@@ -55,7 +64,7 @@ func DialOrStart(socket, exe string) (*Conn, error) {
 }
 
 // errExitedAtStart: the started server exited without answering.
-var errExitedAtStart = errors.New("attach: the server exited at start")
+var errExitedAtStart = errors.New("the server exited as it started")
 
 // startServer starts one server process and waits for the socket to answer.
 func startServer(socket, exe string, deadline time.Time) (*Conn, error) {
