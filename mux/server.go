@@ -79,6 +79,9 @@ func Run(opts Options) error {
 		sessions: map[string]*session{},
 		stopped:  make(chan struct{}),
 	}
+	// Whatever the process that started us left open without
+	// close-on-exec stays out of the sessions.
+	ptyproc.CloseOnExecInherited()
 	dir, err := wire.PrepareDir(s.socket)
 	if err != nil {
 		return err
