@@ -9,8 +9,8 @@ package attach
 import (
 	"errors"
 	"fmt"
+	"io/fs"
 	"net"
-	"os"
 	"path/filepath"
 	"syscall"
 	"time"
@@ -20,8 +20,8 @@ import (
 
 // Sentinel errors.
 var (
-	ErrNoServer = errors.New("attach: no server running")
-	ErrRefused  = errors.New("attach: refused by the server")
+	ErrNoServer = errors.New("no server running")
+	ErrRefused  = errors.New("the server refused the connection")
 )
 
 // RemoteError is an Error frame from the server.
@@ -53,19 +53,27 @@ type Conn struct {
 // client (another protocol) says so in the first Request's error.
 func Dial(socket string) (*Conn, error) {
 	// Refuse a directory someone else controls before sending it anything:
-	// whoever planted the socket would read every keystroke.
-	if err := wire.CheckDir(filepath.Dir(socket)); err != nil {
-		if errors.Is(err, os.ErrNotExist) {
+	// whoever planted the socket would read every keystroke. The directory
+	// is checked through the descriptor the connect then goes through, so
+	// a swap after the check cannot redirect the connection.
+	dir, err := wire.OpenDir(filepath.Dir(socket))
+	if err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
 			return nil, fmt.Errorf("%w on %s", ErrNoServer, socket)
 		}
 		return nil, err
 	}
-	c, err := net.DialUnix("unix", nil, &net.UnixAddr{Name: socket, Net: "unix"})
+	defer dir.Close()
+	addr, err := dir.Addr(filepath.Base(socket))
+	if err != nil {
+		return nil, err
+	}
+	c, err := net.DialUnix("unix", nil, &net.UnixAddr{Name: addr, Net: "unix"})
 	if err != nil {
 		if errors.Is(err, syscall.ENOENT) || errors.Is(err, syscall.ECONNREFUSED) {
 			return nil, fmt.Errorf("%w on %s", ErrNoServer, socket)
 		}
-		return nil, fmt.Errorf("connect to %s: %w", socket, err)
+		return nil, fmt.Errorf("cannot connect to %s: %w", socket, wire.ErrnoOf(err))
 	}
 	return &Conn{c: c}, nil
 }

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"path/filepath"
+	"strconv"
 	"strings"
 	"syscall"
 	"time"
@@ -25,16 +27,24 @@ func DialOrStart(socket, exe string) (*Conn, error) {
 	if err == nil || !errors.Is(err, ErrNoServer) {
 		return c, err
 	}
-	if err := wire.PrepareDir(socket); err != nil {
+	dir, err := wire.PrepareDir(socket)
+	if err != nil {
 		return nil, err
 	}
-	lock, err := os.OpenFile(socket+".start", os.O_RDWR|os.O_CREATE, 0o600)
+	defer dir.Close()
+	name := filepath.Base(socket)
+	// Something other than a socket at the path (a mistyped --socket naming
+	// a file): say so, rather than start a server that would refuse it.
+	if _, err := dir.CheckSocket(name); err != nil {
+		return nil, err
+	}
+	lock, err := dir.OpenFile(name+".start", os.O_RDWR|os.O_CREATE, 0o600)
 	if err != nil {
-		return nil, fmt.Errorf("start lock: %w", err)
+		return nil, fmt.Errorf("cannot open the start lock %s: %w", socket+".start", wire.ErrnoOf(err))
 	}
 	defer lock.Close()
 	if err := unix.Flock(int(lock.Fd()), unix.LOCK_EX); err != nil {
-		return nil, fmt.Errorf("start lock: %w", err)
+		return nil, fmt.Errorf("cannot take the start lock %s: %w", socket+".start", err)
 	}
 	defer unix.Flock(int(lock.Fd()), unix.LOCK_UN)
 
@@ -55,7 +65,7 @@ func DialOrStart(socket, exe string) (*Conn, error) {
 }
 
 // errExitedAtStart: the started server exited without answering.
-var errExitedAtStart = errors.New("attach: the server exited at start")
+var errExitedAtStart = errors.New("the server exited as it started")
 
 // startServer starts one server process and waits for the socket to answer.
 func startServer(socket, exe string, deadline time.Time) (*Conn, error) {
@@ -64,6 +74,10 @@ func startServer(socket, exe string, deadline time.Time) (*Conn, error) {
 		return nil, err
 	}
 	defer null.Close()
+	// The server gets stdio and nothing else: a descriptor this client
+	// inherited without close-on-exec (a shell's `exec 5>file`) would
+	// otherwise stay open in the server for its whole life.
+	closeOnExecAbove2()
 	cmd := exec.Command(exe, "--socket", socket, "server", "run", "--daemon")
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = null, null, null
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
@@ -107,4 +121,28 @@ func withoutSessionVars(env []string) []string {
 		out = append(out, kv)
 	}
 	return out
+}
+
+// closeOnExecAbove2 marks every open descriptor above stderr close-on-exec.
+// Everything Go opens already is; what is not was inherited. It lists the
+// descriptors in /proc/self/fd (Linux) or /dev/fd (macOS); where neither
+// can be read it does nothing.
+func closeOnExecAbove2() {
+	for _, list := range []string{"/proc/self/fd", "/dev/fd"} {
+		ents, err := os.ReadDir(list)
+		if err != nil {
+			continue
+		}
+		for _, e := range ents {
+			fd, err := strconv.Atoi(e.Name())
+			if err != nil || fd <= 2 {
+				continue
+			}
+			// The listing's own descriptor is closed by now: EBADF.
+			if flags, err := unix.FcntlInt(uintptr(fd), unix.F_GETFD, 0); err == nil && flags&unix.FD_CLOEXEC == 0 {
+				_, _ = unix.FcntlInt(uintptr(fd), unix.F_SETFD, flags|unix.FD_CLOEXEC)
+			}
+		}
+		return
+	}
 }

@@ -26,6 +26,9 @@ var (
 )
 
 func TestMain(m *testing.M) {
+	if os.Getenv(swapperEnv) != "" {
+		os.Exit(runSwapper()) // a helper process of a test, not the suite
+	}
 	os.Exit(runSuite(m))
 }
 

@@ -11,6 +11,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"log"
 	"net"
 	"os"
@@ -35,7 +36,7 @@ const idleStart = 10 * time.Second
 const handshakeTimeout = 2 * time.Second
 
 // ErrRunning is returned by Run when another server holds the socket.
-var ErrRunning = errors.New("mux: a server is already running")
+var ErrRunning = errors.New("a server is already running")
 
 // Options configures Run.
 type Options struct {
@@ -46,6 +47,7 @@ type Options struct {
 // Server holds the sessions of one socket.
 type Server struct {
 	socket  string
+	dir     *wire.Dir // the socket's directory, open for the server's life
 	log     *log.Logger
 	started time.Time
 	ln      *net.UnixListener
@@ -78,31 +80,44 @@ func Run(opts Options) error {
 		sessions: map[string]*session{},
 		stopped:  make(chan struct{}),
 	}
-	if err := wire.PrepareDir(s.socket); err != nil {
+	// Whatever the process that started us left open without
+	// close-on-exec stays out of the sessions.
+	ptyproc.CloseOnExecInherited()
+	dir, err := wire.PrepareDir(s.socket)
+	if err != nil {
 		return err
 	}
-	unlock, err := lockServer(s.socket)
+	defer dir.Close()
+	s.dir = dir
+	name := filepath.Base(s.socket)
+	unlock, err := lockServer(dir, s.socket)
 	if err != nil {
 		return err
 	}
 	s.unlock = sync.OnceFunc(unlock)
 	defer s.unlock()
-	// We hold the server lock, so a socket file here is a dead server's.
-	if err := os.Remove(s.socket); err != nil && !errors.Is(err, os.ErrNotExist) {
-		return fmt.Errorf("remove stale socket %s: %w", s.socket, err)
+	addr, err := dir.Addr(name)
+	if err != nil {
+		return err
+	}
+	if err := removeStale(dir, name, addr, s.socket); err != nil {
+		return err
 	}
 	// Create the socket 0600 from the start: a chmod after listen would
-	// leave a window in which anyone could connect.
+	// leave a window in which anyone could connect. It is bound through the
+	// directory's descriptor, and removed through it at shutdown (not by
+	// the listener, which knows only the descriptor's address).
 	old := syscall.Umask(0o177)
-	ln, err := net.ListenUnix("unix", &net.UnixAddr{Name: s.socket, Net: "unix"})
+	ln, err := net.ListenUnix("unix", &net.UnixAddr{Name: addr, Net: "unix"})
 	syscall.Umask(old)
 	if err != nil {
-		return fmt.Errorf("listen on %s: %w", s.socket, err)
+		return fmt.Errorf("cannot listen on %s: %w", s.socket, wire.ErrnoOf(err))
 	}
-	ln.SetUnlinkOnClose(true)
+	ln.SetUnlinkOnClose(false)
 	s.ln = ln
 	if s.watcher, err = ptyproc.NewWatcher(); err != nil {
 		ln.Close()
+		_ = dir.Remove(name)
 		return err
 	}
 	defer s.watcher.Close()
@@ -150,20 +165,39 @@ func Run(opts Options) error {
 // lockServer takes an exclusive lock beside the socket for the server's
 // life. The kernel drops it when the process dies, however it dies, so a
 // socket left by a SIGKILLed server is known to be stale.
-func lockServer(socket string) (func(), error) {
+func lockServer(dir *wire.Dir, socket string) (func(), error) {
 	path := socket + ".lock"
-	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o600)
+	f, err := dir.OpenFile(filepath.Base(path), os.O_RDWR|os.O_CREATE, 0o600)
 	if err != nil {
-		return nil, fmt.Errorf("server lock %s: %w", path, err)
+		return nil, fmt.Errorf("cannot open the server lock %s: %w", path, wire.ErrnoOf(err))
 	}
 	if err := unix.Flock(int(f.Fd()), unix.LOCK_EX|unix.LOCK_NB); err != nil {
 		f.Close()
 		if errors.Is(err, unix.EWOULDBLOCK) {
 			return nil, fmt.Errorf("%w on %s", ErrRunning, socket)
 		}
-		return nil, fmt.Errorf("server lock %s: %w", path, err)
+		return nil, fmt.Errorf("cannot take the server lock %s: %w", path, err)
 	}
 	return func() { f.Close() }, nil
+}
+
+// removeStale removes a dead server's socket, with the server lock held.
+// Only a socket nothing answers on is removed: anything else at the path
+// (a file the user named by mistake) is refused and left as it is.
+func removeStale(dir *wire.Dir, name, addr, socket string) error {
+	exists, err := dir.CheckSocket(name)
+	if err != nil || !exists {
+		return err
+	}
+	if c, err := net.Dial("unix", addr); err == nil {
+		// Not a wr server of ours (that would hold the lock), but alive.
+		c.Close()
+		return fmt.Errorf("%w on %s; stop it or pick another --socket", ErrRunning, socket)
+	}
+	if err := dir.Remove(name); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return fmt.Errorf("cannot remove the stale socket %s: %w", socket, wire.ErrnoOf(err))
+	}
+	return nil
 }
 
 func (s *Server) logf(format string, args ...any) { s.log.Printf(format, args...) }
@@ -187,6 +221,10 @@ func (s *Server) shutdownLocked() {
 	s.stopping = true
 	close(s.stopped)
 	s.ln.Close()
+	// Still ours: the lock keeps any other server from binding it.
+	if err := s.dir.Remove(filepath.Base(s.socket)); err != nil {
+		s.logf("remove the socket: %v", err)
+	}
 	s.unlock()
 }
 
@@ -328,13 +366,19 @@ func (s *Server) status() wire.ServerStatus {
 // Daemonize points stdio at a log file beside the socket and leaves the
 // caller's session, so the server outlives the terminal that started it.
 func Daemonize(socket string) (io.Writer, error) {
-	if err := wire.PrepareDir(socket); err != nil {
+	dir, err := wire.PrepareDir(socket)
+	if err != nil {
+		return nil, err
+	}
+	defer dir.Close()
+	// Refuse a path that is not a socket before creating anything beside it.
+	if _, err := dir.CheckSocket(filepath.Base(socket)); err != nil {
 		return nil, err
 	}
 	path := socket + ".log"
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o600)
+	f, err := dir.OpenFile(filepath.Base(path), os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o600)
 	if err != nil {
-		return nil, fmt.Errorf("server log %s: %w", filepath.Clean(path), err)
+		return nil, fmt.Errorf("cannot open the server log %s: %w", path, wire.ErrnoOf(err))
 	}
 	_, _ = unix.Setsid() // already a leader when the client started us that way
 	_ = os.Chdir("/")    // hold no directory busy; sessions get their own

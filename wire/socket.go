@@ -1,16 +1,52 @@
 package wire
 
 import (
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strconv"
 	"syscall"
+
+	"golang.org/x/sys/unix"
 )
 
 // maxSocketPath is the longest path a Unix socket address holds (sun_path is
 // 108 bytes on Linux, 104 on macOS, including the terminating NUL).
 const maxSocketPath = 103
+
+// maxSocketName is the longest file name a socket may have: on Linux it is
+// reached as /proc/self/fd/N/NAME (see Dir.Addr), and that must fit in
+// sun_path (107 bytes and the NUL) whatever the descriptor's number.
+const maxSocketName = 107 - len("/proc/self/fd/2147483647/")
+
+// ErrNotSocket: something other than a socket is at the socket path. The
+// server never removes it.
+var ErrNotSocket = errors.New("not a socket")
+
+// ErrNoProc: the socket directory cannot be reached through /proc.
+var ErrNoProc = errors.New("/proc is not mounted")
+
+// pathError is an error about a socket path, worded for a person: it prints
+// msg alone (no package prefix) and matches kind and err with errors.Is.
+type pathError struct {
+	msg  string
+	kind error // a sentinel, or nil
+	err  error // the cause, or nil
+}
+
+func (e *pathError) Error() string { return e.msg }
+
+func (e *pathError) Unwrap() []error {
+	var out []error
+	for _, x := range []error{e.kind, e.err} {
+		if x != nil {
+			out = append(out, x)
+		}
+	}
+	return out
+}
 
 // SocketPath resolves the server's socket: the flag, else $WR_SOCKET, else
 // $XDG_RUNTIME_DIR/wr/default.sock, else /tmp/wr-$UID/default.sock.
@@ -35,39 +71,185 @@ func SocketPath(flag string) (string, error) {
 	if len(abs) > maxSocketPath {
 		return "", fmt.Errorf("socket path %s is %d bytes, longer than a Unix socket allows (%d); pick a shorter --socket", abs, len(abs), maxSocketPath)
 	}
+	if n := len(filepath.Base(abs)); n > maxSocketName {
+		return "", fmt.Errorf("socket name %s is %d bytes, longer than wr allows (%d); pick a shorter --socket", filepath.Base(abs), n, maxSocketName)
+	}
 	return abs, nil
 }
 
-// PrepareDir creates the socket's directory 0700 if it is missing, and
-// refuses one that another user owns or that group or others may write: a
-// directory someone else controls lets them plant a socket that reads every
-// keystroke (the /tmp hijack tmux guards against).
-func PrepareDir(socket string) error {
-	dir := filepath.Dir(socket)
-	if err := os.MkdirAll(dir, 0o700); err != nil {
-		return fmt.Errorf("socket directory %s: %w", dir, err)
-	}
-	return CheckDir(dir)
+// Dir is a socket directory opened once and checked through its own
+// descriptor. Everything wr does in it (connect, bind, the lock and log
+// files, removing a stale socket) goes through that descriptor, so what was
+// checked is what is used: a directory renamed away and replaced by a
+// symlink after the check is never reached.
+type Dir struct {
+	fd   int
+	path string
+	dev  uint64
+	ino  uint64
 }
 
-// CheckDir verifies an existing socket directory as PrepareDir does.
-func CheckDir(dir string) error {
-	fi, err := os.Lstat(dir)
+// PrepareDir creates the socket's directory 0700 if it is missing and opens
+// it as OpenDir does.
+func PrepareDir(socket string) (*Dir, error) {
+	dir := filepath.Dir(socket)
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		var pe *fs.PathError
+		if errors.As(err, &pe) {
+			err = pe.Err
+		}
+		return nil, &pathError{msg: fmt.Sprintf("cannot create the socket directory %s: %v", dir, err), err: err}
+	}
+	return OpenDir(dir)
+}
+
+// OpenDir opens an existing socket directory without following a symlink
+// and refuses one that another user owns or that group or others may write
+// (ErrUnsafeDir): a directory someone else controls lets them plant a
+// socket that reads every keystroke (the /tmp hijack tmux guards against).
+// A missing directory is an error that matches fs.ErrNotExist.
+func OpenDir(dir string) (*Dir, error) {
+	fd, err := openDir(dir)
 	if err != nil {
-		return fmt.Errorf("socket directory %s: %w", dir, err)
+		switch {
+		case errors.Is(err, unix.ENOENT):
+			return nil, &pathError{msg: fmt.Sprintf("socket directory %s does not exist", dir), kind: fs.ErrNotExist, err: err}
+		case errors.Is(err, unix.ELOOP) || errors.Is(err, unix.ENOTDIR):
+			// Linux says ENOTDIR for a symlink opened O_NOFOLLOW|O_DIRECTORY;
+			// look again only to word the message.
+			fi, lerr := os.Lstat(dir)
+			switch {
+			case lerr == nil && fi.Mode()&fs.ModeSymlink != 0:
+				return nil, &pathError{msg: fmt.Sprintf("socket directory %s is a symbolic link, which wr does not follow; use the directory it points to or pick another --socket", dir), kind: ErrUnsafeDir, err: err}
+			case lerr == nil && !fi.IsDir():
+				return nil, &pathError{msg: fmt.Sprintf("socket directory %s is not a directory; pick another --socket", dir), kind: ErrUnsafeDir, err: err}
+			default:
+				// A directory (or nothing) by now: someone swapped it.
+				return nil, &pathError{msg: fmt.Sprintf("socket directory %s was replaced while wr opened it; check who may write %s, or pick another --socket", dir, filepath.Dir(dir)), kind: ErrUnsafeDir, err: err}
+			}
+		default:
+			return nil, &pathError{msg: fmt.Sprintf("cannot open the socket directory %s: %v", dir, err), err: err}
+		}
 	}
-	if !fi.IsDir() {
-		return fmt.Errorf("%w: %s is not a directory", ErrUnsafeDir, dir)
+	d := &Dir{fd: fd, path: dir}
+	if err := d.check(); err != nil {
+		unix.Close(fd)
+		return nil, err
 	}
-	st, ok := fi.Sys().(*syscall.Stat_t)
-	if !ok {
-		return fmt.Errorf("%w: cannot read the owner of %s", ErrUnsafeDir, dir)
+	return d, nil
+}
+
+func openDir(dir string) (int, error) {
+	for {
+		fd, err := unix.Open(dir, unix.O_RDONLY|unix.O_DIRECTORY|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0)
+		if err != unix.EINTR {
+			return fd, err
+		}
+	}
+}
+
+// check verifies the open directory itself, not whatever its path names by
+// now.
+func (d *Dir) check() error {
+	var st unix.Stat_t
+	if err := unix.Fstat(d.fd, &st); err != nil {
+		return &pathError{msg: fmt.Sprintf("cannot read the owner of the socket directory %s: %v", d.path, err), kind: ErrUnsafeDir, err: err}
+	}
+	if st.Mode&unix.S_IFMT != unix.S_IFDIR {
+		return &pathError{msg: fmt.Sprintf("socket directory %s is not a directory; pick another --socket", d.path), kind: ErrUnsafeDir}
 	}
 	if int(st.Uid) != os.Getuid() {
-		return fmt.Errorf("%w: %s is owned by uid %d, not you (uid %d); remove it or pick another --socket", ErrUnsafeDir, dir, st.Uid, os.Getuid())
+		return &pathError{msg: fmt.Sprintf("socket directory %s is owned by uid %d, not you (uid %d); remove it or pick another --socket", d.path, st.Uid, os.Getuid()), kind: ErrUnsafeDir}
 	}
-	if fi.Mode().Perm()&0o022 != 0 {
-		return fmt.Errorf("%w: %s is writable by group or others (mode %04o); chmod 700 it or pick another --socket", ErrUnsafeDir, dir, fi.Mode().Perm())
+	if perm := uint32(st.Mode) & 0o777; perm&0o022 != 0 {
+		return &pathError{msg: fmt.Sprintf("socket directory %s is writable by group or others (mode %04o); chmod 700 it or pick another --socket", d.path, perm), kind: ErrUnsafeDir}
+	}
+	d.dev, d.ino = uint64(st.Dev), uint64(st.Ino)
+	return d.reachable()
+}
+
+// Path is the directory's path, for messages.
+func (d *Dir) Path() string { return d.path }
+
+// Close closes the directory's descriptor. Addresses from Addr are invalid
+// after it.
+func (d *Dir) Close() error { return unix.Close(d.fd) }
+
+// Addr is the address to bind or connect a socket named name in d. It
+// stays valid until Close.
+func (d *Dir) Addr(name string) (string, error) {
+	if err := checkName(name); err != nil {
+		return "", err
+	}
+	return d.addr(name)
+}
+
+// OpenFile opens name in d, never following a symlink, close-on-exec.
+func (d *Dir) OpenFile(name string, flag int, perm uint32) (*os.File, error) {
+	if err := checkName(name); err != nil {
+		return nil, err
+	}
+	for {
+		fd, err := unix.Openat(d.fd, name, flag|unix.O_NOFOLLOW|unix.O_CLOEXEC, perm)
+		if err == unix.EINTR {
+			continue
+		}
+		if err != nil {
+			return nil, &fs.PathError{Op: "open", Path: filepath.Join(d.path, name), Err: err}
+		}
+		return os.NewFile(uintptr(fd), filepath.Join(d.path, name)), nil
+	}
+}
+
+// CheckSocket reports whether a socket is at name in d. Nothing there is
+// (false, nil); anything but a socket (a file, a directory, a symlink) is
+// an ErrNotSocket error naming the path: wr must never remove it.
+func (d *Dir) CheckSocket(name string) (bool, error) {
+	if err := checkName(name); err != nil {
+		return false, err
+	}
+	path := filepath.Join(d.path, name)
+	var st unix.Stat_t
+	err := unix.Fstatat(d.fd, name, &st, unix.AT_SYMLINK_NOFOLLOW)
+	switch {
+	case errors.Is(err, unix.ENOENT):
+		return false, nil
+	case err != nil:
+		return false, &pathError{msg: fmt.Sprintf("cannot read %s: %v", path, err), err: err}
+	case st.Mode&unix.S_IFMT != unix.S_IFSOCK:
+		return false, &pathError{msg: fmt.Sprintf("%s exists and is not a socket; pick another --socket", path), kind: ErrNotSocket}
+	}
+	return true, nil
+}
+
+// Remove removes name from d (unlinkat: through the descriptor, never a
+// path that may have been swapped).
+func (d *Dir) Remove(name string) error {
+	if err := checkName(name); err != nil {
+		return err
+	}
+	if err := unix.Unlinkat(d.fd, name, 0); err != nil {
+		return &fs.PathError{Op: "remove", Path: filepath.Join(d.path, name), Err: err}
 	}
 	return nil
+}
+
+// checkName refuses a name that is not a single path element: everything
+// addressed through a Dir must be in it.
+func checkName(name string) error {
+	if name == "" || name == "." || name == ".." || filepath.Base(name) != name {
+		return fmt.Errorf("%q is not a file name", name)
+	}
+	return nil
+}
+
+// ErrnoOf is the system error under err, or err itself: what a message
+// should show of a failed connect or bind, whose address (see Dir.Addr) is
+// not the path the user knows.
+func ErrnoOf(err error) error {
+	var errno syscall.Errno
+	if errors.As(err, &errno) {
+		return errno
+	}
+	return err
 }

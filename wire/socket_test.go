@@ -3,8 +3,10 @@ package wire_test
 import (
 	"errors"
 	"io/fs"
+	"net"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strconv"
 	"strings"
 	"testing"
@@ -21,6 +23,9 @@ func TestSocketPath(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// The name is at most 82 bytes: on Linux it is addressed as
+	// /proc/self/fd/N/NAME, which must fit sun_path whatever N is.
+	longest := "/" + strings.Repeat("d", maxSocketPath-2-82) + "/" + strings.Repeat("s", 82)
 	tmpDefault := filepath.Join("/tmp", "wr-"+strconv.Itoa(os.Getuid()), "default.sock")
 	tests := []struct {
 		name   string
@@ -37,7 +42,7 @@ func TestSocketPath(t *testing.T) {
 		{"relative flag is made absolute", "my.sock", "", "", "", filepath.Join(cwd, "my.sock")},
 		{"relative WR_SOCKET is made absolute", "", "dir/my.sock", "", "", filepath.Join(cwd, "dir/my.sock")},
 		{"path is cleaned", "/a//b/../c.sock", "", "", "", "/a/c.sock"},
-		{"longest allowed path", "/" + strings.Repeat("s", maxSocketPath-1), "", "", "", "/" + strings.Repeat("s", maxSocketPath-1)},
+		{"longest allowed path", longest, "", "", "", longest},
 		{"TMPDIR is not /tmp", "", "", "", "/var/tmp/elsewhere", tmpDefault},
 	}
 	for _, tt := range tests {
@@ -65,6 +70,7 @@ func TestSocketPathTooLong(t *testing.T) {
 		xdg  string
 	}{
 		{"flag", long, "", ""},
+		{"name", "/d/" + strings.Repeat("s", 83), "", ""},
 		{"WR_SOCKET", "", long, ""},
 		{"XDG_RUNTIME_DIR", "", "", "/" + strings.Repeat("x", maxSocketPath-len("/wr/default.sock"))},
 	}
@@ -95,6 +101,15 @@ func mkdir(t *testing.T, dir string, mode fs.FileMode) string {
 	return dir
 }
 
+// checkDir opens and closes dir as a socket directory.
+func checkDir(dir string) error {
+	d, err := wire.OpenDir(dir)
+	if err == nil {
+		d.Close()
+	}
+	return err
+}
+
 func TestCheckDir(t *testing.T) {
 	tests := []struct {
 		name   string
@@ -112,7 +127,7 @@ func TestCheckDir(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			dir := mkdir(t, filepath.Join(t.TempDir(), "wr"), tt.mode)
-			err := wire.CheckDir(dir)
+			err := checkDir(dir)
 			if !tt.unsafe {
 				if err != nil {
 					t.Fatalf("CheckDir: %v", err)
@@ -149,7 +164,7 @@ func TestCheckDirRefusesNonDirectories(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			err := wire.CheckDir(tt.path)
+			err := checkDir(tt.path)
 			if !errors.Is(err, wire.ErrUnsafeDir) {
 				t.Fatalf("CheckDir = %v, want ErrUnsafeDir", err)
 			}
@@ -162,7 +177,7 @@ func TestCheckDirRefusesNonDirectories(t *testing.T) {
 
 func TestCheckDirMissing(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "absent")
-	err := wire.CheckDir(dir)
+	err := checkDir(dir)
 	if !errors.Is(err, fs.ErrNotExist) {
 		t.Fatalf("CheckDir = %v, want fs.ErrNotExist", err)
 	}
@@ -181,7 +196,7 @@ func TestCheckDirOtherOwner(t *testing.T) {
 	} else if fi, err := os.Stat(dir); err != nil || fi.Mode().Perm()&0o022 != 0 {
 		t.Skip("/ is not a root-owned, non-writable directory here")
 	}
-	err := wire.CheckDir(dir)
+	err := checkDir(dir)
 	if !errors.Is(err, wire.ErrUnsafeDir) {
 		t.Fatalf("CheckDir(%s) = %v, want ErrUnsafeDir", dir, err)
 	}
@@ -193,7 +208,7 @@ func TestCheckDirOtherOwner(t *testing.T) {
 func TestPrepareDir(t *testing.T) {
 	t.Run("creates a missing directory 0700", func(t *testing.T) {
 		dir := filepath.Join(t.TempDir(), "run", "wr")
-		if err := wire.PrepareDir(filepath.Join(dir, "default.sock")); err != nil {
+		if _, err := wire.PrepareDir(filepath.Join(dir, "default.sock")); err != nil {
 			t.Fatalf("PrepareDir: %v", err)
 		}
 		fi, err := os.Stat(dir)
@@ -206,13 +221,13 @@ func TestPrepareDir(t *testing.T) {
 	})
 	t.Run("accepts an existing 0700 directory", func(t *testing.T) {
 		dir := mkdir(t, filepath.Join(t.TempDir(), "wr"), 0o700)
-		if err := wire.PrepareDir(filepath.Join(dir, "default.sock")); err != nil {
+		if _, err := wire.PrepareDir(filepath.Join(dir, "default.sock")); err != nil {
 			t.Fatalf("PrepareDir: %v", err)
 		}
 	})
 	t.Run("refuses an existing 0777 directory and leaves it", func(t *testing.T) {
 		dir := mkdir(t, filepath.Join(t.TempDir(), "wr"), 0o777)
-		err := wire.PrepareDir(filepath.Join(dir, "default.sock"))
+		_, err := wire.PrepareDir(filepath.Join(dir, "default.sock"))
 		if !errors.Is(err, wire.ErrUnsafeDir) {
 			t.Fatalf("PrepareDir = %v, want ErrUnsafeDir", err)
 		}
@@ -232,8 +247,157 @@ func TestPrepareDir(t *testing.T) {
 		if err := os.WriteFile(file, nil, 0o600); err != nil {
 			t.Fatal(err)
 		}
-		if err := wire.PrepareDir(filepath.Join(file, "wr", "default.sock")); err == nil {
+		if _, err := wire.PrepareDir(filepath.Join(file, "wr", "default.sock")); err == nil {
 			t.Fatal("PrepareDir under a regular file succeeded")
 		}
 	})
+}
+
+// A directory swapped for a symlink after it was opened is still the one
+// reached: Addr, OpenFile and CheckSocket go through the descriptor.
+func TestDirSurvivesSwap(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("addressing through the descriptor needs /proc")
+	}
+	base := t.TempDir()
+	real := mkdir(t, filepath.Join(base, "wr"), 0o700)
+	other := mkdir(t, filepath.Join(base, "other"), 0o700)
+	d, err := wire.OpenDir(real)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.Close()
+	if err := os.Rename(real, filepath.Join(base, "moved")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(other, real); err != nil {
+		t.Fatal(err)
+	}
+	addr, err := d.Addr("s.sock")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ln, err := net.Listen("unix", addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	if _, err := os.Lstat(filepath.Join(base, "moved", "s.sock")); err != nil {
+		t.Errorf("the socket is not in the directory that was opened: %v", err)
+	}
+	if _, err := os.Lstat(filepath.Join(other, "s.sock")); err == nil {
+		t.Errorf("the socket followed the symlink")
+	}
+	if ok, err := d.CheckSocket("s.sock"); !ok || err != nil {
+		t.Errorf("CheckSocket = %v, %v; want the socket found through the descriptor", ok, err)
+	}
+	f, err := d.OpenFile("s.sock.lock", os.O_RDWR|os.O_CREATE, 0o600)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+	if _, err := os.Lstat(filepath.Join(base, "moved", "s.sock.lock")); err != nil {
+		t.Errorf("the lock file is not in the directory that was opened: %v", err)
+	}
+	if err := d.Remove("s.sock"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Lstat(filepath.Join(base, "moved", "s.sock")); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("Remove left the socket: %v", err)
+	}
+}
+
+// Only a socket counts as one; anything else is named and left alone.
+func TestCheckSocket(t *testing.T) {
+	dir := mkdir(t, filepath.Join(t.TempDir(), "wr"), 0o700)
+	d, err := wire.OpenDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.Close()
+	if err := os.WriteFile(filepath.Join(dir, "file"), []byte("notes"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Mkdir(filepath.Join(dir, "sub"), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(filepath.Join(dir, "sock"), filepath.Join(dir, "link")); err != nil {
+		t.Fatal(err)
+	}
+	addr, err := d.Addr("sock")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ln, err := net.Listen("unix", addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	if ok, err := d.CheckSocket("sock"); !ok || err != nil {
+		t.Errorf("socket: %v, %v", ok, err)
+	}
+	if ok, err := d.CheckSocket("absent"); ok || err != nil {
+		t.Errorf("absent: %v, %v", ok, err)
+	}
+	for _, name := range []string{"file", "sub", "link"} {
+		ok, err := d.CheckSocket(name)
+		if ok || !errors.Is(err, wire.ErrNotSocket) {
+			t.Errorf("%s: %v, %v; want ErrNotSocket", name, ok, err)
+			continue
+		}
+		want := filepath.Join(dir, name) + " exists and is not a socket; pick another --socket"
+		if err.Error() != want {
+			t.Errorf("%s: error %q, want %q", name, err, want)
+		}
+	}
+	if b, err := os.ReadFile(filepath.Join(dir, "file")); err != nil || string(b) != "notes" {
+		t.Errorf("the file changed: %q, %v", b, err)
+	}
+}
+
+// OpenFile never follows a symlink, and names stay inside the directory.
+func TestDirOpenFile(t *testing.T) {
+	base := t.TempDir()
+	dir := mkdir(t, filepath.Join(base, "wr"), 0o700)
+	d, err := wire.OpenDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.Close()
+	target := filepath.Join(base, "target")
+	if err := os.WriteFile(target, []byte("keep"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(target, filepath.Join(dir, "s.sock.log")); err != nil {
+		t.Fatal(err)
+	}
+	if f, err := d.OpenFile("s.sock.log", os.O_WRONLY|os.O_APPEND, 0); err == nil {
+		f.Close()
+		t.Errorf("OpenFile followed a symlink")
+	}
+	for _, name := range []string{"../target", "", "..", "a/b"} {
+		if f, err := d.OpenFile(name, os.O_RDONLY, 0); err == nil {
+			f.Close()
+			t.Errorf("OpenFile(%q) succeeded", name)
+		}
+	}
+}
+
+// Errors are sentences for a person: no package prefix.
+func TestDirErrorsHaveNoPrefix(t *testing.T) {
+	base := t.TempDir()
+	open := mkdir(t, filepath.Join(base, "open"), 0o777)
+	link := filepath.Join(base, "link")
+	if err := os.Symlink(open, link); err != nil {
+		t.Fatal(err)
+	}
+	for _, dir := range []string{open, link, filepath.Join(base, "absent")} {
+		err := checkDir(dir)
+		if err == nil {
+			t.Fatalf("%s accepted", dir)
+		}
+		if strings.HasPrefix(err.Error(), "wire") || !strings.HasPrefix(err.Error(), "socket directory "+dir+" ") {
+			t.Errorf("error %q: want a sentence starting with the directory", err)
+		}
+	}
 }
