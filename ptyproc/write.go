@@ -23,8 +23,13 @@ func (p *Process) WriteAll(b []byte) error {
 // every WriteAll caller must anyway for the bytes to stay in order.
 func (p *Process) WriteAllBy(b []byte, deadline time.Time) (int, error) {
 	if err := p.master.SetWriteDeadline(deadline); err != nil {
-		if p.closed.Load() || errors.Is(err, os.ErrClosed) {
+		switch {
+		case p.closed.Load() || errors.Is(err, os.ErrClosed):
 			return 0, ErrClosed
+		case errors.Is(err, os.ErrNoDeadline):
+			// A master the poller cannot wait on (where a system's
+			// kqueue refuses PTYs): no deadline rather than no write.
+			return p.writeAll(b)
 		}
 		return 0, err
 	}
