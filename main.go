@@ -488,7 +488,7 @@ func doSend(c *cli.Context, name string, text io.Reader, size int64, data []byte
 	conn.Close()
 	if errors.Is(err, attach.ErrOldServer) {
 		if p, eerr := wire.Encode(wire.Send{Name: name, Data: data, TimeoutMS: ms}); data == nil || eerr != nil || len(p) > wire.MaxPayload {
-			return fail(1, "%v: it cannot take this send; stop it (`wr server stop`) and let this wr start a new one", err)
+			return fail(1, "%v: it takes at most about 780 KB per send, and not from stdin (`wr server stop` ends it and its sessions; this wr then starts a new one)", err)
 		}
 		return sessionRequest(c, name, wire.TypeSend, wire.Send{Name: name, Data: data, TimeoutMS: ms}, nil)
 	}

@@ -102,7 +102,7 @@ func (c *Conn) Close() error { return c.c.Close() }
 
 // ErrOldServer is a server too old for a request: it speaks an earlier
 // minor of the protocol, which lacks the message types the request needs.
-var ErrOldServer = errors.New("attach: the server's protocol is too old for this request")
+var ErrOldServer = errors.New("the server is too old for this request")
 
 // Request sends one control request and decodes the reply into reply. An
 // Error reply becomes a *RemoteError.
