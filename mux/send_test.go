@@ -67,7 +67,7 @@ func sendSession(t *testing.T, script string) (*Server, *session) {
 // socketPair returns the two ends of a connected Unix stream socket.
 func socketPair(t *testing.T) (*net.UnixConn, *net.UnixConn) {
 	t.Helper()
-	fds, err := unix.Socketpair(unix.AF_UNIX, unix.SOCK_STREAM|unix.SOCK_CLOEXEC, 0)
+	fds, err := unix.Socketpair(unix.AF_UNIX, unix.SOCK_STREAM, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
