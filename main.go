@@ -7,9 +7,11 @@
 package main
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"runtime"
 	"runtime/pprof"
@@ -376,12 +378,18 @@ func killCommand() *cli.Command {
 	}
 }
 
+// sendTimeoutFlag bounds a wr send.
+var sendTimeoutFlag = &cli.DurationFlag{Name: "timeout", Value: 10 * time.Second, Usage: "give up if the program has not taken all the text within `DURATION` (0: wait forever)"}
+
 func sendCommand() *cli.Command {
 	return &cli.Command{
 		Name:      "send",
 		Usage:     "write TEXT to a session as if typed",
-		ArgsUsage: "NAME [--enter] TEXT...",
-		Flags:     []cli.Flag{&cli.BoolFlag{Name: "enter", Usage: "press Enter after the text"}},
+		ArgsUsage: "NAME [--enter] [--timeout DURATION] TEXT... | -",
+		Flags: []cli.Flag{
+			&cli.BoolFlag{Name: "enter", Usage: "press Enter after the text"},
+			sendTimeoutFlag,
+		},
 		Action: func(c *cli.Context) error {
 			args := c.Args().Slice()
 			if len(args) == 0 {
@@ -392,20 +400,57 @@ func sendCommand() *cli.Command {
 				return &usageError{nameError(err)}
 			}
 			// The design's order is `wr send NAME --enter TEXT`, and the flag
-			// parser stops at NAME: take --enter from among the words too,
-			// up to a "--" after which everything is text.
+			// parser stops at NAME: take --enter and --timeout from among
+			// the words too, up to a "--" after which everything is text.
 			enter := c.Bool("enter")
+			timeout := c.Duration("timeout")
 			var words []string
-			for i, a := range args[1:] {
+			dashDash := false
+			rest := args[1:]
+			for i := 0; i < len(rest); i++ {
+				a := rest[i]
 				if a == "--" {
-					words = append(words, args[i+2:]...)
+					words = append(words, rest[i+1:]...)
+					dashDash = true
 					break
 				}
 				if a == "--enter" || a == "-enter" {
 					enter = true
 					continue
 				}
+				if v, ok := strings.CutPrefix(a, "--timeout="); ok || a == "--timeout" {
+					if !ok {
+						if i+1 == len(rest) {
+							return &usageError{errors.New("--timeout needs a DURATION (10s, 1m, 0 for none)")}
+						}
+						i++
+						v = rest[i]
+					}
+					d, err := time.ParseDuration(v)
+					if err != nil || d < 0 {
+						return &usageError{fmt.Errorf("--timeout %q: want a DURATION such as 10s, 1m or 0", v)}
+					}
+					timeout = d
+					continue
+				}
 				words = append(words, a)
+			}
+			if len(words) == 1 && words[0] == "-" && !dashDash {
+				// The text is stdin, streamed as it is read.
+				var text io.Reader = os.Stdin
+				size := int64(-1)
+				if fi, err := os.Stdin.Stat(); err == nil && fi.Mode().IsRegular() {
+					if off, err := os.Stdin.Seek(0, io.SeekCurrent); err == nil {
+						size = fi.Size() - off
+					}
+				}
+				if enter {
+					text = io.MultiReader(text, strings.NewReader("\r"))
+					if size >= 0 {
+						size++
+					}
+				}
+				return doSend(c, name, text, size, nil, timeout)
 			}
 			text := strings.Join(words, " ")
 			if enter {
@@ -414,9 +459,43 @@ func sendCommand() *cli.Command {
 			if text == "" {
 				return &usageError{errors.New("nothing to send: give TEXT or --enter")}
 			}
-			return sessionRequest(c, name, wire.TypeSend, wire.Send{Name: name, Data: []byte(text)}, nil)
+			return doSend(c, name, strings.NewReader(text), int64(len(text)), []byte(text), timeout)
 		},
 	}
+}
+
+// doSend streams text (size bytes, -1 if not known) to session name, so
+// any size arrives; to a server too old for that (protocol 1.0) it sends
+// data, the text when it was given on the command line, in one frame when
+// it fits.
+func doSend(c *cli.Context, name string, text io.Reader, size int64, data []byte, timeout time.Duration) error {
+	socket, err := socketPath(c)
+	if err != nil {
+		return err
+	}
+	ms := timeout.Milliseconds()
+	if timeout > 0 && ms == 0 {
+		ms = 1
+	}
+	conn, err := attach.Dial(socket)
+	if errors.Is(err, attach.ErrNoServer) {
+		return fail(1, "no session named %s", name)
+	}
+	if err != nil {
+		return fail(1, "%v", err)
+	}
+	_, err = conn.SendStream(wire.SendStream{Name: name, Size: size, TimeoutMS: ms}, text)
+	conn.Close()
+	if errors.Is(err, attach.ErrOldServer) {
+		if p, eerr := wire.Encode(wire.Send{Name: name, Data: data, TimeoutMS: ms}); data == nil || eerr != nil || len(p) > wire.MaxPayload {
+			return fail(1, "%v: it takes at most about 780 KB per send, and not from stdin (`wr server stop` ends it and its sessions; this wr then starts a new one)", err)
+		}
+		return sessionRequest(c, name, wire.TypeSend, wire.Send{Name: name, Data: data, TimeoutMS: ms}, nil)
+	}
+	if err != nil {
+		return fail(1, "%v", err)
+	}
+	return nil
 }
 
 func captureCommand() *cli.Command {
@@ -433,12 +512,27 @@ func captureCommand() *cli.Command {
 			if err != nil {
 				return err
 			}
-			var scr wire.Screen
-			req := wire.Capture{Name: name, ANSI: c.Bool("ansi"), Scrollback: c.Bool("scrollback")}
-			if err := sessionRequest(c, name, wire.TypeCapture, req, &scr); err != nil {
+			socket, err := socketPath(c)
+			if err != nil {
 				return err
 			}
-			fmt.Print(scr.Text)
+			conn, err := attach.Dial(socket)
+			if errors.Is(err, attach.ErrNoServer) {
+				return fail(1, "no session named %s", name)
+			}
+			if err != nil {
+				return fail(1, "%v", err)
+			}
+			defer conn.Close()
+			// The whole text, then one write: a capture that fails half way
+			// prints nothing.
+			var text bytes.Buffer
+			if err := conn.Capture(wire.Capture{Name: name, ANSI: c.Bool("ansi"), Scrollback: c.Bool("scrollback")}, &text); err != nil {
+				return fail(1, "%v", err)
+			}
+			if _, err := os.Stdout.Write(text.Bytes()); err != nil {
+				return fail(1, "write: %v", err)
+			}
 			return nil
 		},
 	}

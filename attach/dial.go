@@ -9,6 +9,7 @@ package attach
 import (
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"net"
 	"path/filepath"
@@ -107,35 +108,16 @@ func (c *Conn) readWelcome(werr error) error {
 // Close closes the connection.
 func (c *Conn) Close() error { return c.c.Close() }
 
+// ErrOldServer is a server too old for a request: it speaks an earlier
+// minor of the protocol, which lacks the message types the request needs.
+var ErrOldServer = errors.New("the server is too old for this request")
+
 // Request sends one control request and decodes the reply into reply. An
 // Error reply becomes a *RemoteError.
 func (c *Conn) Request(t wire.Type, req, reply any) error {
-	p, err := wire.Encode(req)
+	werr, err := c.send(t, req)
 	if err != nil {
 		return err
-	}
-	var out []byte
-	if !c.greeted {
-		hello, _ := wire.Encode(wire.Hello{Protocol: wire.ProtocolMajor, Minor: wire.ProtocolMinor, Version: wire.Version})
-		out, _ = wire.AppendFrame(out, wire.TypeHello, hello)
-	}
-	if out, err = wire.AppendFrame(out, t, p); err != nil {
-		return fmt.Errorf("send %s: %w", t, err)
-	}
-	// Both frames in one write: they cannot interleave with anything. The
-	// first write is bounded like the handshake's read: a server that
-	// accepted but does not read must not hold a large request forever.
-	if !c.greeted {
-		_ = c.c.SetWriteDeadline(time.Now().Add(5 * time.Second))
-	}
-	_, werr := c.c.Write(out)
-	if !c.greeted {
-		_ = c.c.SetWriteDeadline(time.Time{})
-	}
-	if !c.greeted {
-		if err := c.readWelcome(werr); err != nil {
-			return err
-		}
 	}
 	if werr != nil {
 		return fmt.Errorf("send %s: %w", t, werr)
@@ -144,6 +126,45 @@ func (c *Conn) Request(t wire.Type, req, reply any) error {
 	if err != nil {
 		return fmt.Errorf("the server closed the connection during %s: %w", t, err)
 	}
+	return decodeReply(f, reply)
+}
+
+// send writes request t (with the Hello, the first time) and reads the
+// server's answer to the Hello. werr is the error of writing the request,
+// which the caller may still want the server's reply to explain.
+func (c *Conn) send(t wire.Type, req any) (werr, err error) {
+	p, err := wire.Encode(req)
+	if err != nil {
+		return nil, fmt.Errorf("%s request too large to send: %w", t, err)
+	}
+	var out []byte
+	if !c.greeted {
+		hello, _ := wire.Encode(wire.Hello{Protocol: wire.ProtocolMajor, Minor: wire.ProtocolMinor, Version: wire.Version})
+		out, _ = wire.AppendFrame(out, wire.TypeHello, hello)
+	}
+	if out, err = wire.AppendFrame(out, t, p); err != nil {
+		return nil, fmt.Errorf("%s request too large to send: %w", t, err)
+	}
+	// Both frames in one write: they cannot interleave with anything. The
+	// first write is bounded like the handshake's read: a server that
+	// accepted but does not read must not hold a large request forever.
+	greeted := c.greeted
+	if !greeted {
+		_ = c.c.SetWriteDeadline(time.Now().Add(5 * time.Second))
+	}
+	_, werr = c.c.Write(out)
+	if !greeted {
+		_ = c.c.SetWriteDeadline(time.Time{})
+		if err := c.readWelcome(werr); err != nil {
+			return nil, err
+		}
+	}
+	return werr, nil
+}
+
+// decodeReply turns an Error frame into a *RemoteError, and decodes any
+// other frame into reply (unless reply is nil).
+func decodeReply(f wire.Frame, reply any) error {
 	if f.Type == wire.TypeError {
 		var e wire.Error
 		if err := wire.Decode(f, &e); err != nil {
@@ -155,6 +176,79 @@ func (c *Conn) Request(t wire.Type, req, reply any) error {
 		return wire.Decode(f, reply)
 	}
 	return nil
+}
+
+// SetDeadline bounds everything left on the connection.
+func (c *Conn) SetDeadline(t time.Time) error { return c.c.SetDeadline(t) }
+
+// SendStream writes text to a session as if typed, however large: the
+// request, then text in Data frames as it is read, then End (protocol
+// 1.1). req.Size is len(text) when known, else -1. The reply says how many
+// bytes the program took; a send it did not take by req's timeout is a
+// *RemoteError with code timeout saying how much it did. A server of
+// protocol 1.0 is ErrOldServer, before any text is sent.
+func (c *Conn) SendStream(req wire.SendStream, text io.Reader) (wire.OK, error) {
+	var ok wire.OK
+	if req.TimeoutMS > 0 {
+		// The server gives up at the timeout; this only bounds a server
+		// that stopped answering.
+		_ = c.c.SetDeadline(time.Now().Add(time.Duration(req.TimeoutMS)*time.Millisecond + 5*time.Second))
+	}
+	werr, err := c.send(wire.TypeSendStream, req)
+	if err != nil {
+		return ok, err
+	}
+	if c.Welcome.Minor < 1 {
+		return ok, fmt.Errorf("%w (server %s, protocol %d.%d)", ErrOldServer, c.Welcome.Version, c.Welcome.Protocol, c.Welcome.Minor)
+	}
+	if werr == nil {
+		// A server that fails the send early (no session, a timeout)
+		// answers and closes: the write fails, and the reply says why.
+		dw := wire.NewDataWriter(c.c, wire.DataChunk)
+		if _, werr = io.Copy(dw, text); werr == nil {
+			werr = dw.Close()
+		}
+	}
+	f, err := wire.ReadFrame(c.c)
+	if err != nil {
+		if werr != nil {
+			err = werr
+		}
+		return ok, fmt.Errorf("the server closed the connection during a send: %w", err)
+	}
+	return ok, decodeReply(f, &ok)
+}
+
+// Capture asks for a session's screen and writes its text to w. It asks
+// for the text as a stream, so a capture of any size arrives; a server of
+// protocol 1.0 answers with one Screen frame instead, which it also takes.
+func (c *Conn) Capture(req wire.Capture, w io.Writer) error {
+	req.Stream = true
+	werr, err := c.send(wire.TypeCapture, req)
+	if err != nil {
+		return err
+	}
+	if werr != nil {
+		return fmt.Errorf("send %s: %w", wire.TypeCapture, werr)
+	}
+	_, next, err := wire.ReadData(wire.NewReader(c.c), w)
+	switch {
+	case err != nil:
+		return fmt.Errorf("the server closed the connection during %s: %w", wire.TypeCapture, err)
+	case next == nil:
+		return nil
+	case next.Type == wire.TypeScreen:
+		var scr wire.Screen
+		if err := wire.Decode(*next, &scr); err != nil {
+			return err
+		}
+		_, err := io.WriteString(w, scr.Text)
+		return err
+	case next.Type == wire.TypeError:
+		return decodeReply(*next, nil)
+	default:
+		return fmt.Errorf("unexpected %s in reply to %s", next.Type, wire.TypeCapture)
+	}
 }
 
 // Do dials socket (without starting a server), makes one request and

@@ -1,8 +1,12 @@
 package mux
 
 import (
+	"errors"
+	"fmt"
 	"net"
+	"os"
 	"sort"
+	"time"
 
 	"wr/screen"
 	"wr/wire"
@@ -48,26 +52,147 @@ func (s *Server) lookup(conn net.Conn, name string) *session {
 	return ss
 }
 
+// handleSend is the one-frame send of protocol 1.0 clients (and of a
+// 1.1 client's fallback): the same as a streamed send of one Data frame.
 func (s *Server) handleSend(conn *net.UnixConn, req wire.Send) {
 	ss := s.lookup(conn, req.Name)
 	if ss == nil {
 		return
 	}
-	if err := ss.writePTY(req.Data); err != nil {
-		s.replyErr(conn, wire.CodeNoSession, "%v", err)
+	op := newSendOp(ss, int64(len(req.Data)), req.TimeoutMS)
+	if !ss.sendTurn.lockBy(op.deadline) {
+		s.sendFailed(conn, op, errSendBusy)
 		return
 	}
-	s.reply(conn, wire.TypeOK, wire.OK{Names: []string{req.Name}})
+	defer ss.sendTurn.unlock()
+	if _, err := op.Write(req.Data); err != nil {
+		s.sendFailed(conn, op, err)
+		return
+	}
+	s.reply(conn, wire.TypeOK, wire.OK{Names: []string{req.Name}, Bytes: op.written})
 }
 
+// handleSendStream writes a text of any size to the PTY as it arrives in
+// Data frames. The session's send turn is held throughout, so no other
+// send's bytes come between; each frame is written whole under the input
+// turn, so typed input comes only between two frames. The timeout bounds
+// everything (the wait for the turn, the reads from the client, the writes
+// to the PTY): a send to a program that does not read gives up, and so
+// does one waiting behind it.
+func (s *Server) handleSendStream(conn *net.UnixConn, req wire.SendStream) {
+	ss := s.lookup(conn, req.Name)
+	if ss == nil {
+		return
+	}
+	op := newSendOp(ss, req.Size, req.TimeoutMS)
+	if !op.deadline.IsZero() {
+		_ = conn.SetReadDeadline(op.deadline)
+	}
+	if !ss.sendTurn.lockBy(op.deadline) {
+		s.sendFailed(conn, op, errSendBusy)
+		return
+	}
+	defer ss.sendTurn.unlock()
+	_, next, err := wire.ReadData(wire.NewReader(conn), op)
+	switch {
+	case op.err != nil:
+		s.sendFailed(conn, op, op.err)
+	case err == nil && next == nil:
+		s.reply(conn, wire.TypeOK, wire.OK{Names: []string{req.Name}, Bytes: op.written})
+	case next != nil:
+		s.replyErr(conn, wire.CodeBadFrame, "unexpected %s in the text of a send (%d bytes written)", next.Type, op.written)
+	case errors.Is(err, os.ErrDeadlineExceeded):
+		s.sendFailed(conn, op, errClientSlow)
+	case errors.Is(err, wire.ErrFrameTooLarge), errors.Is(err, wire.ErrBadPayload):
+		s.replyErr(conn, wire.CodeBadFrame, "%v (%d bytes written)", err, op.written)
+	default:
+		// The client went away: nobody is left to tell.
+		s.logf("send to %s: %v after %d bytes", req.Name, err, op.written)
+	}
+}
+
+var (
+	errSendBusy   = errors.New("an earlier send to it still holds its input")
+	errClientSlow = errors.New("the text did not arrive in time")
+)
+
+// sendOp writes one send's text to a session's PTY, by its deadline,
+// counting what the program took. It is the io.Writer ReadData feeds.
+type sendOp struct {
+	ss       *session
+	size     int64 // -1: not known
+	timeout  time.Duration
+	deadline time.Time // zero: none
+	written  int64
+	err      error // the PTY write that failed
+}
+
+func newSendOp(ss *session, size, timeoutMS int64) *sendOp {
+	op := &sendOp{ss: ss, size: size}
+	if timeoutMS > 0 {
+		op.timeout = time.Duration(timeoutMS) * time.Millisecond
+		op.deadline = time.Now().Add(op.timeout)
+	}
+	return op
+}
+
+func (op *sendOp) Write(b []byte) (int, error) {
+	n, err := op.ss.writePTYBy(b, op.deadline)
+	op.written += int64(n)
+	if err != nil {
+		op.err = err
+	}
+	return n, err
+}
+
+// sendFailed answers a send that failed with err: a timeout says how much
+// of the text the program took.
+func (s *Server) sendFailed(conn net.Conn, op *sendOp, err error) {
+	name := op.ss.name
+	why := ""
+	switch {
+	case errors.Is(err, os.ErrDeadlineExceeded):
+		why = "the program is not reading its input"
+	case errors.Is(err, errInputBusy), errors.Is(err, errSendBusy):
+		why = err.Error() + " (the program is not reading it)"
+	case errors.Is(err, errClientSlow):
+		why = err.Error()
+	default:
+		s.replyErr(conn, wire.CodeNoSession, "send to %s: %v (%d bytes written)", name, err, op.written)
+		return
+	}
+	count := fmt.Sprintf("%d bytes", op.written)
+	if op.size >= 0 {
+		count = fmt.Sprintf("%d of %d bytes", op.written, op.size)
+	}
+	s.reply(conn, wire.TypeError, wire.Error{
+		Code:    wire.CodeTimeout,
+		Message: fmt.Sprintf("send to %s timed out after %v: %s written; %s", name, op.timeout, count, why),
+		Written: op.written,
+	})
+}
+
+// handleCapture renders the screen. A client that asks for a stream gets
+// the text in Data frames and End, so a capture of any size arrives; an
+// older client gets one Screen, or an error when that would pass the cap.
 func (s *Server) handleCapture(conn *net.UnixConn, req wire.Capture) {
 	ss := s.lookup(conn, req.Name)
 	if ss == nil {
 		return
 	}
+	text := ss.capture(screen.TextOptions{ANSI: req.ANSI, Scrollback: req.Scrollback})
+	if req.Stream {
+		if err := wire.WriteData(conn, text, captureChunk); err != nil {
+			s.logf("capture of %s: %v", req.Name, err)
+		}
+		return
+	}
 	// reply turns a screen too large for one frame into an error reply.
-	s.reply(conn, wire.TypeScreen, wire.Screen{Text: ss.capture(screen.TextOptions{ANSI: req.ANSI, Scrollback: req.Scrollback})})
+	s.reply(conn, wire.TypeScreen, wire.Screen{Text: string(text)})
 }
+
+// captureChunk is the most of a capture one Data frame carries.
+const captureChunk = 256 << 10
 
 func (s *Server) handleWait(conn *net.UnixConn, req wire.Wait) {
 	ss := s.lookup(conn, req.Name)

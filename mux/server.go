@@ -324,6 +324,8 @@ func (s *Server) dispatch(conn *net.UnixConn, f wire.Frame) {
 		decodeThen(s, conn, f, s.handleKill)
 	case wire.TypeSend:
 		decodeThen(s, conn, f, s.handleSend)
+	case wire.TypeSendStream:
+		decodeThen(s, conn, f, s.handleSendStream)
 	case wire.TypeWait:
 		decodeThen(s, conn, f, s.handleWait)
 	case wire.TypeCapture:

@@ -78,7 +78,12 @@ type session struct {
 	code       int
 	answerers  atomic.Int32 // attached clients whose terminal can answer a query
 
-	inputMu sync.Mutex // serialises writes to the PTY so inputs never interleave
+	// inputTurn serialises writes to the PTY so inputs never interleave;
+	// sendTurn is held for a whole wr send, so two sends never interleave.
+	// Both can be waited for with a deadline: a send to a program that does
+	// not read gives up, and the one behind it too.
+	inputTurn turn
+	sendTurn  turn
 
 	// readMu guards reader and cannotPark. The PTY is read by a goroutine
 	// that runs while output comes and ends after linger without any,
@@ -131,6 +136,7 @@ func (s *Server) startSession(name string, cfg wire.SessionConfig) (*session, er
 		srv: s, name: name, marker: marker, proc: p, pid: p.Pid(), created: time.Now(),
 		command: argv, cwd: cfg.Cwd, clients: map[int]*client{},
 		cols: cols, rows: rows, done: make(chan struct{}), drained: make(chan struct{}),
+		inputTurn: newTurn(), sendTurn: newTurn(),
 	}
 	ss.model = newModel(cols, rows, cfg.Scrollback, &ss.mu,
 		func() bool { return ss.answerers.Load() == 0 },
@@ -459,10 +465,10 @@ func (ss *session) resync(c *client) {
 }
 
 // capture renders the screen for wr capture.
-func (ss *session) capture(opt screen.TextOptions) string {
+func (ss *session) capture(opt screen.TextOptions) []byte {
 	ss.lockModel()
 	defer ss.unlockModel()
-	return string(ss.model.scr.AppendText(nil, opt))
+	return ss.model.scr.AppendText(nil, opt)
 }
 
 // detach removes c; its queue still drains before its connection closes.
@@ -514,16 +520,56 @@ func (ss *session) countAnswerers() {
 
 // writePTY writes b to the PTY whole; inputs never interleave.
 func (ss *session) writePTY(b []byte) error {
-	ss.inputMu.Lock()
-	defer ss.inputMu.Unlock()
-	if err := ss.proc.WriteAll(b); err != nil {
-		if errors.Is(err, ptyproc.ErrClosed) {
-			return fmt.Errorf("session %s has ended", ss.name)
-		}
-		return err
-	}
-	return nil
+	_, err := ss.writePTYBy(b, time.Time{})
+	return err
 }
+
+// errInputBusy is a deadline that passed before the PTY was free to write.
+var errInputBusy = errors.New("the session's input is held by another writer")
+
+// writePTYBy is writePTY that gives up at deadline (zero: never), returning
+// how much of b the program took: errInputBusy if another input held the PTY
+// until then, os.ErrDeadlineExceeded if the program stopped taking b.
+func (ss *session) writePTYBy(b []byte, deadline time.Time) (int, error) {
+	if !ss.inputTurn.lockBy(deadline) {
+		return 0, errInputBusy
+	}
+	defer ss.inputTurn.unlock()
+	n, err := ss.proc.WriteAllBy(b, deadline)
+	if errors.Is(err, ptyproc.ErrClosed) {
+		err = fmt.Errorf("session %s has ended", ss.name)
+	}
+	return n, err
+}
+
+// turn is a mutex that can be waited for with a deadline.
+type turn chan struct{}
+
+func newTurn() turn { return make(turn, 1) }
+
+// lockBy takes the turn, or gives up at deadline (zero: never) and
+// reports false.
+func (t turn) lockBy(deadline time.Time) bool {
+	if deadline.IsZero() {
+		t <- struct{}{}
+		return true
+	}
+	select {
+	case t <- struct{}{}:
+		return true
+	default:
+	}
+	timer := time.NewTimer(time.Until(deadline))
+	defer timer.Stop()
+	select {
+	case t <- struct{}{}:
+		return true
+	case <-timer.C:
+		return false
+	}
+}
+
+func (t turn) unlock() { <-t }
 
 // info describes the session for wr ls.
 func (ss *session) info() wire.SessionInfo {

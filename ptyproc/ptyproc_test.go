@@ -536,3 +536,25 @@ func openFDs(t *testing.T) int {
 	}
 	return len(d)
 }
+
+// WriteAllBy gives up at its deadline on an application that never reads,
+// says how much the PTY took, and leaves no deadline behind.
+func TestWriteAllByDeadline(t *testing.T) {
+	c := startProc(t, sh(t, "stty raw -echo; echo READY; exec sleep 100"), 80, 24)
+	readUntil(t, c.p, "READY")
+	n, err := c.p.WriteAllBy(make([]byte, 8<<20), time.Now().Add(200*time.Millisecond))
+	if !errors.Is(err, os.ErrDeadlineExceeded) {
+		t.Fatalf("WriteAllBy = %d, %v; want os.ErrDeadlineExceeded", n, err)
+	}
+	if n <= 0 || n >= 8<<20 {
+		t.Fatalf("WriteAllBy wrote %d bytes; want some, not all", n)
+	}
+	// The deadline is gone: a write with none still waits (ended by Close).
+	done := make(chan error, 1)
+	go func() { done <- c.p.WriteAll(make([]byte, 1<<20)) }()
+	waitBlockedIn(t, "ptyproc.(*Process).WriteAll(")
+	c.p.Close()
+	if err := <-done; !errors.Is(err, ptyproc.ErrClosed) {
+		t.Fatalf("WriteAll after the deadline = %v, want ErrClosed", err)
+	}
+}

@@ -5,7 +5,8 @@ import (
 	"fmt"
 )
 
-// Type identifies a frame. Data frames (Input, Output) carry raw bytes; every
+// Type identifies a frame. Data frames (Input, Output, Data) carry raw bytes,
+// End carries nothing; every
 // other frame carries one JSON object, so fields can be added without
 // breaking older peers.
 type Type uint8
@@ -26,6 +27,9 @@ const (
 	TypeStop    Type = 15 // Stop -> OK
 	TypeStatus  Type = 16 // Status -> ServerStatus
 	TypeNew     Type = 17 // New -> OK | Error
+	// SendStream, then the text in Data frames, then End -> OK | Error.
+	// Since minor 1.
+	TypeSendStream Type = 18
 
 	// Replies.
 	TypeOK           Type = 30
@@ -42,16 +46,23 @@ const (
 	TypeDetach   Type = 44 // client -> server: empty
 	TypeOutput   Type = 45 // server -> client: raw bytes from the PTY
 	TypeExited   Type = 46 // server -> client: Exited, after the last Output
+
+	// A body too large for one frame, either way: any number of Data
+	// frames, each at most MaxPayload, then one End. Since minor 1.
+	TypeData Type = 50 // raw bytes of the body
+	TypeEnd  Type = 51 // empty: the body is complete
 )
 
 var typeNames = map[Type]string{
 	TypeHello: "Hello", TypeWelcome: "Welcome", TypeRefused: "Refused",
 	TypeList: "List", TypeKill: "Kill", TypeSend: "Send", TypeCapture: "Capture",
 	TypeWait: "Wait", TypeStop: "Stop", TypeStatus: "Status", TypeNew: "New",
-	TypeOK: "OK", TypeError: "Error", TypeSessions: "Sessions", TypeScreen: "Screen",
+	TypeSendStream: "SendStream",
+	TypeOK:         "OK", TypeError: "Error", TypeSessions: "Sessions", TypeScreen: "Screen",
 	TypeServerStatus: "ServerStatus",
 	TypeAttach:       "Attach", TypeAttached: "Attached", TypeInput: "Input",
 	TypeResize: "Resize", TypeDetach: "Detach", TypeOutput: "Output", TypeExited: "Exited",
+	TypeData: "Data", TypeEnd: "End",
 }
 
 func (t Type) String() string {
@@ -138,6 +149,9 @@ type Exited struct {
 type Error struct {
 	Code    string `json:"code,omitempty"`
 	Message string `json:"message"`
+	// Written is how many bytes of a send reached the program before it
+	// failed (code timeout).
+	Written int64 `json:"written,omitempty"`
 }
 
 // Error codes.
@@ -149,6 +163,7 @@ const (
 	CodeInternal  = "internal"
 	CodeBadFrame  = "bad-frame"
 	CodeStopping  = "stopping"
+	CodeTimeout   = "timeout" // a send the program did not take in time
 )
 
 // List asks for every session.
@@ -160,17 +175,38 @@ type Kill struct {
 	All   bool     `json:"all,omitempty"`
 }
 
-// Send writes Data to a session's PTY as if typed.
+// Send writes Data to a session's PTY as if typed: the one-frame form,
+// which holds at most what fits in a frame as JSON (about 780 KB). A
+// server of minor 1 honours TimeoutMS; minor 0 ignores it.
 type Send struct {
-	Name string `json:"name"`
-	Data []byte `json:"data"`
+	Name      string `json:"name"`
+	Data      []byte `json:"data"`
+	TimeoutMS int64  `json:"timeout_ms,omitempty"`
 }
 
-// Capture asks for a session's screen.
+// SendStream writes a text of any size to a session's PTY as if typed. The
+// text follows in Data frames and ends with End; the reply comes after End
+// (or as soon as the send fails). The text reaches the PTY whole and in
+// order: no other send's bytes come between, and typed input only between
+// two Data frames, never inside one.
+//
+// TimeoutMS bounds the whole send, from the request to the last byte
+// written (0: no limit): a send the program does not take in time fails
+// with code timeout, Written saying how much it took.
+type SendStream struct {
+	Name      string `json:"name"`
+	Size      int64  `json:"size"` // bytes that follow, or -1 when not known in advance (a pipe)
+	TimeoutMS int64  `json:"timeout_ms,omitempty"`
+}
+
+// Capture asks for a session's screen. With Stream set a server of minor 1
+// answers with the text in Data frames and End, so a capture of any size
+// arrives; a server of minor 0 ignores it and answers with Screen.
 type Capture struct {
 	Name       string `json:"name"`
 	ANSI       bool   `json:"ansi,omitempty"`
 	Scrollback bool   `json:"scrollback,omitempty"`
+	Stream     bool   `json:"stream,omitempty"`
 }
 
 // Screen answers Capture.
@@ -205,9 +241,11 @@ type ServerStatus struct {
 	HeapKiB int `json:"heap_kib"`
 }
 
-// OK is a request that succeeded. Names lists what it acted on, if anything.
+// OK is a request that succeeded. Names lists what it acted on, if
+// anything; Bytes is how many bytes a send wrote.
 type OK struct {
 	Names []string `json:"names,omitempty"`
+	Bytes int64    `json:"bytes,omitempty"`
 }
 
 // Sessions answers List.
@@ -238,15 +276,16 @@ type ClientInfo struct {
 	Since    string `json:"attached_at"` // RFC 3339
 }
 
-// Encode marshals a control message into a payload, refusing one that would
-// pass MaxPayload before anything is written.
+// Encode marshals a control message (a request or a reply) into a
+// payload, refusing one that would pass MaxPayload before anything is
+// written.
 func Encode(v any) ([]byte, error) {
 	p, err := json.Marshal(v)
 	if err != nil {
 		return nil, fmt.Errorf("%w: %v", ErrBadPayload, err)
 	}
 	if len(p) > MaxPayload {
-		return nil, fmt.Errorf("%w: %d-byte reply (max %d)", ErrFrameTooLarge, len(p), MaxPayload)
+		return nil, fmt.Errorf("%w: %d-byte message (max %d)", ErrFrameTooLarge, len(p), MaxPayload)
 	}
 	return p, nil
 }

@@ -29,6 +29,7 @@ var typeNumbers = []struct {
 	{"Stop", wire.TypeStop, 15},
 	{"Status", wire.TypeStatus, 16},
 	{"New", wire.TypeNew, 17},
+	{"SendStream", wire.TypeSendStream, 18},
 	{"OK", wire.TypeOK, 30},
 	{"Error", wire.TypeError, 31},
 	{"Sessions", wire.TypeSessions, 32},
@@ -41,6 +42,8 @@ var typeNumbers = []struct {
 	{"Detach", wire.TypeDetach, 44},
 	{"Output", wire.TypeOutput, 45},
 	{"Exited", wire.TypeExited, 46},
+	{"Data", wire.TypeData, 50},
+	{"End", wire.TypeEnd, 51},
 }
 
 func TestTypeNumbers(t *testing.T) {
@@ -89,6 +92,7 @@ func TestErrorCodes(t *testing.T) {
 		wire.CodeInternal:  "internal",
 		wire.CodeBadFrame:  "bad-frame",
 		wire.CodeStopping:  "stopping",
+		wire.CodeTimeout:   "timeout",
 	}
 	for got, want := range codes {
 		if got != want {
@@ -127,16 +131,27 @@ var messages = []struct {
 		`{"names":["a","b"],"all":true}`},
 	{wire.TypeSend, &wire.Send{Name: "work", Data: []byte("ls\r\x00\xff")},
 		`{"name":"work","data":"bHMNAP8="}`},
+	{wire.TypeSend, &wire.Send{Name: "work", Data: []byte("x"), TimeoutMS: 1500},
+		`{"name":"work","data":"eA==","timeout_ms":1500}`},
+	{wire.TypeSendStream, &wire.SendStream{Name: "work", Size: 5 << 20, TimeoutMS: 10000},
+		`{"name":"work","size":5242880,"timeout_ms":10000}`},
+	{wire.TypeSendStream, &wire.SendStream{Name: "work", Size: -1},
+		`{"name":"work","size":-1}`},
 	{wire.TypeCapture, &wire.Capture{Name: "work", ANSI: true, Scrollback: true},
 		`{"name":"work","ansi":true,"scrollback":true}`},
+	{wire.TypeCapture, &wire.Capture{Name: "work", Stream: true},
+		`{"name":"work","stream":true}`},
 	{wire.TypeWait, &wire.Wait{Name: "work"}, `{"name":"work"}`},
 	{wire.TypeStop, &wire.Stop{}, `{}`},
 	{wire.TypeStatus, &wire.Status{}, `{}`},
 	{wire.TypeNew, &wire.New{Name: "work", Config: config},
 		`{"name":"work","config":{"command":["/bin/sh","-l"],"cwd":"/home/u","env":["TERM=xterm-256color","LANG=C.UTF-8"],"cols":120,"rows":40,"scrollback":5000}}`},
 	{wire.TypeOK, &wire.OK{Names: []string{"work"}}, `{"names":["work"]}`},
+	{wire.TypeOK, &wire.OK{Names: []string{"work"}, Bytes: 12}, `{"names":["work"],"bytes":12}`},
 	{wire.TypeError, &wire.Error{Code: wire.CodeNoSession, Message: `no session "x"`},
 		`{"code":"no-session","message":"no session \"x\""}`},
+	{wire.TypeError, &wire.Error{Code: wire.CodeTimeout, Message: "timed out", Written: 4095},
+		`{"code":"timeout","message":"timed out","written":4095}`},
 	{wire.TypeSessions, &wire.Sessions{Sessions: []wire.SessionInfo{{
 		Name: "work", PID: 99, Clients: 1, Cols: 80, Rows: 24,
 		Created: "2024-01-02T03:04:05Z", Command: []string{"/bin/sh"}, Cwd: "/",

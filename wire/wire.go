@@ -12,10 +12,12 @@ import "errors"
 
 // Protocol versions. A peer with a different major is refused with a message
 // that says what to do; a different minor is accepted, because control
-// payloads are JSON and unknown fields are ignored.
+// payloads are JSON and unknown fields are ignored. A minor adds message
+// types: 1 added streamed sends and captures (SendStream, Data, End), which
+// a server of minor 0 answers with an Error ("unsupported request").
 const (
 	ProtocolMajor = 1
-	ProtocolMinor = 0
+	ProtocolMinor = 1
 )
 
 // Version is the wr release; the main package may overwrite it at link time.
