@@ -7,7 +7,9 @@ import (
 	"strings"
 )
 
-// ErrBadDetachKey is returned for a detach key that cannot be parsed.
+// ErrBadDetachKey is returned by ParseDetachKey, wrapped with the key and
+// what to use instead, for a key it cannot parse or one that a terminal
+// sends as Backspace, Tab, Enter or ESC too.
 var ErrBadDetachKey = errors.New("attach: bad detach key")
 
 // DetachKey is the key that detaches a client: one control byte, and the

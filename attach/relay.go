@@ -45,62 +45,13 @@ type outcome struct {
 func Run(opts Options) int {
 	fd := int(opts.Stdin.Fd())
 	isTerm := term.IsTerminal(fd)
-	cols, rows := 0, 0
-	if isTerm {
-		if w, h, err := term.GetSize(fd); err == nil {
-			cols, rows = w, h
-		}
-	}
-	req := wire.Attach{
-		Name: opts.Name, Create: opts.Create, Exclusive: opts.Exclusive,
-		ReadOnly: opts.ReadOnly, Cols: cols, Rows: rows, Config: opts.Config,
-	}
+	req := attachRequest(opts, fd, isTerm)
 
-	// Signals are caught from before the request goes out: enabling each
-	// is a handshake with the runtime's signal thread (about 300 µs for
-	// the five here), which this way overlaps the round trip to the
-	// server instead of following it. The request runs in its own
-	// goroutine so that a ctrl-C, SIGTERM or SIGHUP while it is on its way
-	// (a server slow to start, or wedged) still ends wr at once, with the
-	// status a signalled process reports; a SIGWINCH is remembered, and
-	// the size sent once attached. From raw mode on, a SIGTERM still
-	// restores the terminal. Signals stop being caught only after the
-	// terminal is restored.
-	sigs := make(chan os.Signal, 8)
-	notified := make(chan struct{})
-	go func() {
-		signal.Notify(sigs, syscall.SIGWINCH, syscall.SIGTERM, syscall.SIGHUP, syscall.SIGINT, syscall.SIGQUIT)
-		close(notified)
-	}()
-	defer func() { <-notified; signal.Stop(sigs) }()
-	type opened struct {
-		conn     *Conn
-		accepted wire.Attached
-		err      error
-	}
-	done := make(chan opened, 1)
-	go func() {
-		conn, accepted, err := open(opts, req)
-		done <- opened{conn, accepted, err}
-	}()
-	var o opened
-	resized := false
-	for waiting := true; waiting; {
-		select {
-		case o = <-done:
-			waiting = false
-		case sig := <-sigs:
-			if sig == syscall.SIGWINCH {
-				resized = true
-				continue
-			}
-			go func() { // the request may still succeed: hang up on it
-				if o := <-done; o.conn != nil {
-					o.conn.Close()
-				}
-			}()
-			return 128 + int(sig.(syscall.Signal))
-		}
+	sigs, stopSignals := catchSignals()
+	defer stopSignals()
+	o, resized, sig := openUnlessSignalled(opts, req, sigs)
+	if sig != 0 {
+		return 128 + int(sig)
 	}
 	if o.err != nil {
 		fmt.Fprintf(opts.Stderr, "wr: %v\n", o.err)
@@ -115,28 +66,18 @@ func Run(opts Options) int {
 	}
 	restore := func() {}
 	if isTerm {
-		state, err := term.MakeRaw(fd)
-		if err != nil {
+		var err error
+		if restore, err = rawMode(fd); err != nil {
 			r.closeReopened()
 			fmt.Fprintf(opts.Stderr, "wr: cannot put the terminal in raw mode: %v\n", err)
 			return 1
 		}
-		var once sync.Once
-		restore = func() { once.Do(func() { _ = term.Restore(fd, state) }) }
 	}
 	defer restore()
 
 	out := r.run()
 	r.stop()
-	if isTerm {
-		// Turn off what the session left on (alternate screen, mouse and
-		// paste modes, a hidden cursor...) before the terminal goes back.
-		r.termMu.Lock()
-		if b := r.term.reset(); len(b) > 0 {
-			_, _ = opts.Stdout.Write(b)
-		}
-		r.termMu.Unlock()
-	}
+	r.resetTerminal()
 	restore()
 
 	switch {
@@ -146,6 +87,111 @@ func Run(opts Options) int {
 		fmt.Fprintf(opts.Stdout, "\n[detached from %s]\n", accepted.Name)
 	}
 	return out.code
+}
+
+// attachRequest is the Attach that opts asks for, with the terminal's size
+// (0x0 when the input is not a terminal).
+func attachRequest(opts Options, fd int, isTerm bool) wire.Attach {
+	cols, rows := 0, 0
+	if isTerm {
+		if w, h, err := term.GetSize(fd); err == nil {
+			cols, rows = w, h
+		}
+	}
+	return wire.Attach{
+		Name: opts.Name, Create: opts.Create, Exclusive: opts.Exclusive,
+		ReadOnly: opts.ReadOnly, Cols: cols, Rows: rows, Config: opts.Config,
+	}
+}
+
+// catchSignals starts catching the signals an attach answers, and returns
+// their channel and the function that stops catching them.
+//
+// Signals are caught from before the request goes out: enabling each is a
+// handshake with the runtime's signal thread (about 300 µs for the five
+// here), which this way overlaps the round trip to the server instead of
+// following it. The request runs in its own goroutine (see
+// openUnlessSignalled) so that a ctrl-C, SIGTERM or SIGHUP while it is on
+// its way (a server slow to start, or wedged) still ends wr at once, with
+// the status a signalled process reports; a SIGWINCH is remembered, and the
+// size sent once attached. From raw mode on, a SIGTERM still restores the
+// terminal. Signals stop being caught only after the terminal is restored:
+// Run defers stop before anything that restores it.
+func catchSignals() (sigs chan os.Signal, stop func()) {
+	// sigs is written by package os/signal and never closed; read by
+	// openUnlessSignalled, then by relay.run.
+	sigs = make(chan os.Signal, 8)
+	// notified is closed by the goroutine below once Notify has returned.
+	notified := make(chan struct{})
+	go func() {
+		signal.Notify(sigs, syscall.SIGWINCH, syscall.SIGTERM, syscall.SIGHUP, syscall.SIGINT, syscall.SIGQUIT)
+		close(notified)
+	}()
+	return sigs, func() { <-notified; signal.Stop(sigs) }
+}
+
+// opened is what open returned, handed over from its goroutine.
+type opened struct {
+	conn     *Conn
+	accepted wire.Attached
+	err      error
+}
+
+// openUnlessSignalled runs open in its own goroutine and waits for it,
+// reporting whether a SIGWINCH arrived meanwhile. Any other signal ends the
+// wait at once: it is returned (o is then empty), and the connection, if
+// the request still succeeds, is hung up on.
+func openUnlessSignalled(opts Options, req wire.Attach, sigs <-chan os.Signal) (o opened, resized bool, sig syscall.Signal) {
+	// done is written once, by the goroutine that opens, and never
+	// closed; buffered so that goroutine never waits for a reader.
+	done := make(chan opened, 1)
+	go func() {
+		conn, accepted, err := open(opts, req)
+		done <- opened{conn, accepted, err}
+	}()
+	for {
+		select {
+		case o = <-done:
+			return o, resized, 0
+		case s := <-sigs:
+			if s == syscall.SIGWINCH {
+				resized = true
+				continue
+			}
+			go func() { // the request may still succeed: hang up on it
+				if o := <-done; o.conn != nil {
+					o.conn.Close()
+				}
+			}()
+			return opened{}, false, s.(syscall.Signal)
+		}
+	}
+}
+
+// rawMode puts the terminal fd in raw mode and returns the function that
+// restores it, which may be called more than once.
+func rawMode(fd int) (restore func(), err error) {
+	state, err := term.MakeRaw(fd)
+	if err != nil {
+		return nil, err
+	}
+	var once sync.Once
+	return func() { once.Do(func() { _ = term.Restore(fd, state) }) }, nil
+}
+
+// resetTerminal turns off what the session left on (alternate screen,
+// mouse and paste modes, a hidden cursor...) before the terminal goes back.
+// It runs after stop, which ends readServer, the other writer of the
+// terminal, or gives up on it after 2 s (termMu keeps term whole then).
+func (r *relay) resetTerminal() {
+	if !r.isTerm {
+		return
+	}
+	r.termMu.Lock()
+	if b := r.term.reset(); len(b) > 0 {
+		_, _ = r.opts.Stdout.Write(b)
+	}
+	r.termMu.Unlock()
 }
 
 // open connects and sends the Attach, starting a server if it may create.
@@ -179,33 +225,70 @@ func open(opts Options, req wire.Attach) (*Conn, wire.Attached, error) {
 	}
 }
 
-// relay runs the goroutines of one attached client.
+// relay runs the goroutines of one attached client: readServer (the
+// socket to the terminal), readInput (the terminal to the socket), and
+// run, on Run's goroutine, which waits for the outcome and answers signals.
+//
+// Who writes the client socket: exactly one goroutine at a time, the
+// writer, so frames never interleave (design section 3). Every other
+// goroutine queues its frames on frames (send, detach) and, through
+// wakeWriter, wakes the writer. The role lives in one of two places, fixed
+// by inputWrites when the relay is made:
+//
+//   - inputWrites (the input is the reopened terminal, whose reads take
+//     deadlines): readInput is the writer. A keystroke's Input frame goes
+//     out from the goroutine that read it (sendInput), with no other
+//     goroutine to wake; between reads it drains the queue (writeQueued),
+//     woken by wakeWriter's expired deadline; the Detach it causes is
+//     written in place (detachNow). When input is over (EOF, the detach
+//     key, a vanished terminal) it stays the writer: inputOver carries on
+//     in writeFrames until quit.
+//   - otherwise (a pipe, or no /proc): writeLoop, through writeFrames, is
+//     the writer from the start, and readInput queues like everyone else
+//     (sendInput through send, detachNow through detach).
+//
+// At quit the writer writes what is still queued (a Detach), closes the
+// socket's write side and returns. A writer whose write fails discards the
+// queue until quit (discardFrames), so that no sender blocks on it.
 type relay struct {
 	conn   *Conn
 	opts   Options
 	isTerm bool
-	in     *os.File // the terminal's input, reopened to be pollable when possible
-	// pollable: in is the reopened terminal, whose reads take deadlines.
-	// Then readInput is the connection's one writer (a keystroke goes out
-	// from the goroutine that read it, without waking another), and other
-	// goroutines queue their frames and wake it with an expired deadline.
-	// Otherwise (a pipe, or no /proc) writeLoop is the writer.
-	pollable bool
-	// input is in, and sock the connection, as read and written: through
-	// wire.RawFD when they have a non-blocking descriptor (see there why).
-	input io.Reader
-	sock  io.ReadWriter
+	// inFile is the terminal's input, reopened to be pollable when
+	// possible; inputWrites says it was, and readInput is the writer.
+	inFile      *os.File
+	inputWrites bool
+	// inReader is inFile, and sock the connection, as read and written:
+	// through wire.RawFD when they have a non-blocking descriptor (see
+	// there why). sock is read by readServer alone and written by the
+	// writer alone.
+	inReader io.Reader
+	sock     io.ReadWriter
 	// out is the terminal reopened for writing, non-blocking, when stdout
-	// is one (see writeOutput).
+	// is one (see writeOutput); written by readServer alone.
 	out   *os.File
 	outFD *wire.RawFD
 
-	frames chan []byte // encoded frames for the one writer goroutine
+	// frames holds encoded frames for the writer. Written by send and
+	// detach, from any goroutine; read by the writer (writeFrames,
+	// writeQueued) and by discardFrames. Never closed: a sender gives up
+	// at quit instead.
+	frames chan []byte
+	// result is written by finish (readServer, readInput), without
+	// waiting, and read by run: the first outcome wins. Never closed.
 	result chan outcome
-	quit   chan struct{}
-	wg     sync.WaitGroup
-	sigs   chan os.Signal
+	// quit is closed by stop, once, when the relay is over; never
+	// written.
+	quit chan struct{}
+	// wg counts readServer and the writer (readInput when inputWrites,
+	// else writeLoop). A readInput that is not the writer is not counted:
+	// its blocking read of the terminal cannot be interrupted.
+	wg sync.WaitGroup
+	// sigs is catchSignals' channel, read here by run.
+	sigs chan os.Signal
 
+	// termMu guards term, which readServer updates from the output and
+	// Run's resetTerminal reads at the end. No other lock is held with it.
 	termMu sync.Mutex
 	term   *termState // what the session turned on in this terminal
 }
@@ -218,15 +301,15 @@ func newRelay(conn *Conn, opts Options, isTerm bool, sigs chan os.Signal) *relay
 		quit:   make(chan struct{}),
 		sigs:   sigs,
 		term:   newTermState(),
-		in:     opts.Stdin,
+		inFile: opts.Stdin,
 	}
 	if isTerm {
-		r.in = reopenTerminal(opts.Stdin, os.O_RDONLY)
+		r.inFile = reopenTerminal(opts.Stdin, os.O_RDONLY)
 	}
-	r.pollable = r.in != opts.Stdin
-	r.input, r.sock = r.in, conn.c
-	if fd, err := wire.NewRawFD(r.in); err == nil && r.pollable {
-		r.input = fd
+	r.inputWrites = r.inFile != opts.Stdin
+	r.inReader, r.sock = r.inFile, conn.c
+	if fd, err := wire.NewRawFD(r.inFile); err == nil && r.inputWrites {
+		r.inReader = fd
 	}
 	if fd, err := wire.NewRawFD(conn.c); err == nil {
 		r.sock = fd
@@ -248,11 +331,12 @@ func newRelay(conn *Conn, opts Options, isTerm bool, sigs chan os.Signal) *relay
 // readInput clears the deadline before it drains the queue, so a frame is
 // never left waiting for the next keystroke.
 func (r *relay) wakeWriter() {
-	if r.pollable {
-		_ = r.in.SetReadDeadline(time.Now())
+	if r.inputWrites {
+		_ = r.inFile.SetReadDeadline(time.Now())
 	}
 }
 
+// finish offers o as how the attach ended; the first outcome wins.
 func (r *relay) finish(o outcome) {
 	select {
 	case r.result <- o:
@@ -273,10 +357,12 @@ func (r *relay) send(t wire.Type, p []byte) {
 	}
 }
 
+// run starts the relay's goroutines and returns how the attach ended: the
+// first outcome one of them reports, or a signal other than SIGWINCH.
 func (r *relay) run() outcome {
 	r.wg.Add(2)
 	go r.readServer()
-	if r.pollable {
+	if r.inputWrites {
 		go r.readInput() // also the writer: waited for
 	} else {
 		go r.writeLoop()
@@ -447,8 +533,8 @@ func isTerminal(f *os.File) bool {
 // closeReopened closes the terminal's second opens, which also ends a read
 // still waiting on one.
 func (r *relay) closeReopened() {
-	if r.pollable {
-		r.in.Close()
+	if r.inputWrites {
+		r.inFile.Close()
 	}
 	if r.out != nil {
 		r.out.Close()
@@ -456,23 +542,23 @@ func (r *relay) closeReopened() {
 }
 
 // readInput relays the terminal's input and watches for the detach key.
-// With a pollable terminal it is also the connection's one writer: it
+// When inputWrites it is also the connection's one writer (see relay): it
 // writes each keystroke's frame itself, and the frames other goroutines
 // queue between reads; once input is over it carries on as writeLoop.
 func (r *relay) readInput() {
-	if r.pollable {
+	if r.inputWrites {
 		defer r.wg.Done()
 	}
 	buf := make([]byte, 32<<10)
 	for {
-		n, err := r.input.Read(buf)
-		if r.pollable {
+		n, err := r.inReader.Read(buf)
+		if r.inputWrites {
 			// What was queued before this read returned goes first: a
 			// Resize queued just before a keystroke must reach the server
 			// before the keystroke that claims the size with it. The
 			// deadline is cleared before the queue is drained (see
 			// wakeWriter).
-			_ = r.in.SetReadDeadline(time.Time{})
+			_ = r.inFile.SetReadDeadline(time.Time{})
 			if !r.writeQueued() {
 				return
 			}
@@ -519,7 +605,7 @@ func (r *relay) readInput() {
 // inputOver: readInput has read its last; if it is the writer, it goes on
 // writing what others queue.
 func (r *relay) inputOver() {
-	if r.pollable {
+	if r.inputWrites {
 		r.writeFrames()
 	}
 }
@@ -528,7 +614,7 @@ func (r *relay) inputOver() {
 // the writer (it must not wait in a queue only it drains), queued for
 // writeLoop otherwise.
 func (r *relay) detachNow() {
-	if !r.pollable {
+	if !r.inputWrites {
 		r.detach()
 		return
 	}
@@ -572,7 +658,7 @@ func (r *relay) writeQueued() bool {
 func (r *relay) sendInput(b []byte) {
 	for len(b) > 0 {
 		n := min(len(b), wire.MaxPayload)
-		if r.pollable {
+		if r.inputWrites {
 			// This goroutine is the writer: one frame, one write, now.
 			f, _ := wire.AppendFrame(nil, wire.TypeInput, b[:n])
 			if _, err := r.sock.Write(f); err != nil {

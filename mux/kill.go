@@ -46,7 +46,7 @@ func (s *Server) killSessions(targets []*session) []string {
 		sweeps[i].Hangup()
 		_ = ss.proc.Close()
 	}
-	proc.Finish(sweeps, proc.Grace)
+	proc.KillAfter(sweeps, proc.Grace)
 	deadline := time.After(sessionEndWait)
 	names := make([]string, 0, len(targets))
 	for _, ss := range targets {

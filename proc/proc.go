@@ -12,12 +12,12 @@ import (
 	"syscall"
 )
 
-// Proc is one process, named by pid and start time together. Start is in
+// process is one process, named by pid and start time together. start is in
 // the platform's own unit (clock ticks since boot on Linux, microseconds
 // since the epoch on macOS); 0 means it could not be read.
-type Proc struct {
-	PID   int
-	Start uint64
+type process struct {
+	pid   int
+	start uint64
 }
 
 // entry is one row of the process table.
@@ -43,16 +43,13 @@ type signaller func(pid int, sig syscall.Signal) error
 
 func killSignal(pid int, sig syscall.Signal) error { return syscall.Kill(pid, sig) }
 
-// Descendants returns every process below root (not root itself), found by
-// following parent links through one read of the process table.
-func Descendants(root int) ([]Proc, error) { return descendants(osTable, root, "") }
-
-// descendants returns the processes below root and, when marker is set, the
+// descendants returns the processes below root (not root itself), found by
+// following parent links through one read of t, and, when marker is set, the
 // processes whose environment holds marker (a NAME=VALUE entry) and the
 // processes below those. The marker finds what parent links cannot: a
 // daemon that double-forked, or a `setsid cmd &` whose intermediate parent
 // exited, has been reparented to init before anyone thought to look.
-func descendants(t table, root int, marker string) ([]Proc, error) {
+func descendants(t table, root int, marker string) ([]process, error) {
 	tab := readTable(t)
 	if tab.err != nil {
 		return nil, tab.err
@@ -60,37 +57,34 @@ func descendants(t table, root int, marker string) ([]Proc, error) {
 	return tab.below(append([]int{root}, tab.marked(marker)...)), nil
 }
 
-// Self returns p's identity now: its pid with its current start time.
-func Self(pid int) Proc {
+// current returns pid's identity now: the pid with its current start time.
+func current(pid int) process {
 	e, _ := osTable.lookup(pid)
-	return Proc{PID: pid, Start: e.start}
+	return process{pid: pid, start: e.start}
 }
 
-// Alive reports whether p is still the process that was recorded. An
+// alive reports whether p is still the process that was recorded, by t. An
 // unknown recorded or current start time falls back to existence: leaving a
 // real descendant running forever is worse than a rare wrong answer.
-func (p Proc) Alive() bool { return alive(osTable, p) }
-
-func alive(t table, p Proc) bool {
-	if p.PID <= 0 {
+func alive(t table, p process) bool {
+	if p.pid <= 0 {
 		return false
 	}
-	now, ok := t.lookup(p.PID)
+	now, ok := t.lookup(p.pid)
 	if !ok || now.zombie {
 		return false
 	}
-	return p.Start == 0 || now.start == 0 || now.start == p.Start
+	return p.start == 0 || now.start == 0 || now.start == p.start
 }
 
-// Signal sends sig to p if it is still the recorded process. A process that
-// has gone (or whose pid was reused) is not an error.
-func (p Proc) Signal(sig syscall.Signal) error { return signal(osTable, killSignal, p, sig) }
-
-func signal(t table, send signaller, p Proc, sig syscall.Signal) error {
+// signal sends sig to p through send if t says p is still the recorded
+// process. A process that has gone (or whose pid was reused) is not an
+// error.
+func signal(t table, send signaller, p process, sig syscall.Signal) error {
 	if !alive(t, p) {
 		return nil
 	}
-	if err := send(p.PID, sig); err != nil && !errors.Is(err, syscall.ESRCH) {
+	if err := send(p.pid, sig); err != nil && !errors.Is(err, syscall.ESRCH) {
 		return err
 	}
 	return nil

@@ -207,8 +207,8 @@ func TestProcfsDescendantsDeep(t *testing.T) {
 		t.Errorf("descendants = %v, want %v", pids(got), want)
 	}
 	for _, p := range got {
-		if p.Start != uint64(p.PID) {
-			t.Errorf("pid %d recorded start %d, want %d", p.PID, p.Start, p.PID)
+		if p.start != uint64(p.pid) {
+			t.Errorf("pid %d recorded start %d, want %d", p.pid, p.start, p.pid)
 		}
 	}
 }
@@ -217,7 +217,7 @@ func TestProcfsDescendantsDeep(t *testing.T) {
 type tree struct {
 	cmd  *exec.Cmd
 	pid  int
-	seen []Proc // every process the test saw, for cleanup
+	seen []process // every process the test saw, for cleanup
 }
 
 // startTree runs script under /bin/sh in a new process group.
@@ -232,8 +232,8 @@ func startTree(t *testing.T, script string) *tree {
 	t.Cleanup(func() {
 		// Setsid'd descendants are outside the group: kill them by
 		// identity, then the group, then reap the shell.
-		for _, p := range append(tr.seen, Snapshot(tr.pid, 0, "").Procs()...) {
-			_ = p.Signal(syscall.SIGKILL)
+		for _, p := range append(tr.seen, snapshot(osTable, tr.pid, 0, "").procs...) {
+			_ = signal(osTable, killSignal, p, syscall.SIGKILL)
 		}
 		_ = syscall.Kill(-tr.pid, syscall.SIGKILL)
 		_ = tr.cmd.Wait()
@@ -249,19 +249,19 @@ func comm(pid int) string {
 // waitSleeps waits until the shell's descendants are exactly n sleep
 // processes (the shell forks before it execs, so a descendant is briefly a
 // copy of sh).
-func (tr *tree) waitSleeps(t *testing.T, n int) []Proc {
+func (tr *tree) waitSleeps(t *testing.T, n int) []process {
 	t.Helper()
-	var ds []Proc
+	var ds []process
 	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(5 * time.Millisecond) {
 		var err error
-		ds, err = Descendants(tr.pid)
+		ds, err = descendants(osTable, tr.pid, "")
 		if err != nil {
 			t.Fatalf("Descendants: %v", err)
 		}
 		tr.seen = append(tr.seen, ds...)
 		sleeps := 0
 		for _, p := range ds {
-			if comm(p.PID) == "sleep" {
+			if comm(p.pid) == "sleep" {
 				sleeps++
 			}
 		}
@@ -277,62 +277,62 @@ func TestDescendantsReal(t *testing.T) {
 	tr := startTree(t, "sleep 100 & sleep 100 & wait")
 	ds := tr.waitSleeps(t, 2)
 	for _, p := range ds {
-		if p.Start == 0 {
-			t.Errorf("pid %d: start time 0", p.PID)
+		if p.start == 0 {
+			t.Errorf("pid %d: start time 0", p.pid)
 		}
-		if self := Self(p.PID); self != p {
-			t.Errorf("Self(%d) = %+v, Descendants recorded %+v", p.PID, self, p)
+		if self := current(p.pid); self != p {
+			t.Errorf("current(%d) = %+v, descendants recorded %+v", p.pid, self, p)
 		}
-		if !p.Alive() {
+		if !alive(osTable, p) {
 			t.Errorf("%+v is not Alive", p)
 		}
 	}
-	if sh := Self(tr.pid); sh.Start == 0 || !sh.Alive() {
-		t.Errorf("Self(shell) = %+v, want a live process with a start time", sh)
+	if sh := current(tr.pid); sh.start == 0 || !alive(osTable, sh) {
+		t.Errorf("current(shell) = %+v, want a live process with a start time", sh)
 	}
 	if slices.Contains(pids(ds), tr.pid) {
 		t.Error("the root is among its own descendants")
 	}
-	if gone := Self(1 << 30); gone.Start != 0 || gone.Alive() {
-		t.Errorf("Self of a pid that cannot exist = %+v, alive %v", gone, gone.Alive())
+	if gone := current(1 << 30); gone.start != 0 || alive(osTable, gone) {
+		t.Errorf("current of a pid that cannot exist = %+v, alive %v", gone, alive(osTable, gone))
 	}
 
 	t.Run("recycled pid is left alone", func(t *testing.T) {
-		impostor := Proc{PID: ds[0].PID, Start: ds[0].Start + 1}
-		if impostor.Alive() {
+		impostor := process{pid: ds[0].pid, start: ds[0].start + 1}
+		if alive(osTable, impostor) {
 			t.Error("a pid with another start time is Alive")
 		}
-		if err := impostor.Signal(syscall.SIGKILL); err != nil {
+		if err := signal(osTable, killSignal, impostor, syscall.SIGKILL); err != nil {
 			t.Errorf("Signal: %v", err)
 		}
-		if !ds[0].Alive() {
+		if !alive(osTable, ds[0]) {
 			t.Fatal("SIGKILL for a different start time reached the process")
 		}
 	})
 	t.Run("signal by identity", func(t *testing.T) {
-		if err := ds[0].Signal(syscall.SIGTERM); err != nil {
+		if err := signal(osTable, killSignal, ds[0], syscall.SIGTERM); err != nil {
 			t.Fatalf("Signal: %v", err)
 		}
 		waitGone(t, ds[0])
-		if !ds[1].Alive() {
+		if !alive(osTable, ds[1]) {
 			t.Error("the other sleep died too")
 		}
-		if err := ds[0].Signal(syscall.SIGTERM); err != nil {
+		if err := signal(osTable, killSignal, ds[0], syscall.SIGTERM); err != nil {
 			t.Errorf("Signal to a process that has gone: %v", err)
 		}
 	})
 }
 
-func waitGone(t *testing.T, ps ...Proc) {
+func waitGone(t *testing.T, ps ...process) {
 	t.Helper()
 	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(5 * time.Millisecond) {
-		if !slices.ContainsFunc(ps, Proc.Alive) {
+		if !slices.ContainsFunc(ps, func(p process) bool { return alive(osTable, p) }) {
 			return
 		}
 	}
 	for _, p := range ps {
-		if p.Alive() {
-			t.Errorf("%+v (%s) still alive", p, comm(p.PID))
+		if alive(osTable, p) {
+			t.Errorf("%+v (%s) still alive", p, comm(p.pid))
 		}
 	}
 }
@@ -359,18 +359,18 @@ func TestSweepReal(t *testing.T) {
 			}
 			tr := startTree(t, tt.script)
 			tr.waitSleeps(t, tt.sleeps)
-			s := Snapshot(tr.pid, tr.pid, "")
-			if got := len(s.Procs()); got != 1+tt.sleeps {
-				t.Fatalf("Snapshot recorded %d processes, want %d", got, 1+tt.sleeps)
+			s := snapshot(osTable, tr.pid, tr.pid, "")
+			if got := len(s.procs); got != 1+tt.sleeps {
+				t.Fatalf("snapshot recorded %d processes, want %d", got, 1+tt.sleeps)
 			}
-			if s.Procs()[0].PID != tr.pid {
-				t.Errorf("Snapshot starts with %d, want the root %d", s.Procs()[0].PID, tr.pid)
+			if s.procs[0].pid != tr.pid {
+				t.Errorf("snapshot starts with %d, want the root %d", s.procs[0].pid, tr.pid)
 			}
 			s.Hangup()
-			Finish([]*Sweep{s}, tt.grace)
-			for _, p := range s.Procs() {
-				if p.Alive() {
-					t.Errorf("%+v (%s) survived the sweep", p, comm(p.PID))
+			KillAfter([]*Sweep{s}, tt.grace)
+			for _, p := range s.procs {
+				if alive(osTable, p) {
+					t.Errorf("%+v (%s) survived the sweep", p, comm(p.pid))
 				}
 			}
 			err := tr.cmd.Wait()

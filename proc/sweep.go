@@ -10,27 +10,20 @@ const Grace = 500 * time.Millisecond
 
 // Sweep is one session's processes, recorded before anything is signalled.
 type Sweep struct {
-	pgrp   int    // the terminal's foreground process group, 0 if unknown
-	marker string // the session's environment marker, "" for none
-	procs  []Proc // the child first, then every descendant
+	pgrp   int       // the terminal's foreground process group, 0 if unknown
+	marker string    // the session's environment marker, "" for none
+	procs  []process // the child first, then every descendant
 }
 
-// Snapshot records one session's processes through a table read for it
-// alone; see Table.Sweep. A sweep of many sessions reads one Table and takes
-// every session's Sweep from it.
-func Snapshot(root, foregroundPgrp int, marker string) *Sweep {
-	return snapshot(osTable, root, foregroundPgrp, marker)
-}
-
-// snapshot must run before any of the processes is signalled: once the shell
-// is hung up its children start exiting and reparenting, and a descendant
-// that has left the table can no longer be found by parent links.
+// snapshot records one session's processes through a read of t for it
+// alone; see Table.Sweep, which a kill uses: a sweep of many sessions reads
+// one Table and takes every session's Sweep from it. It must run before any
+// of the processes is signalled: once the shell is hung up its children
+// start exiting and reparenting, and a descendant that has left the table
+// can no longer be found by parent links.
 func snapshot(t table, root, pgrp int, marker string) *Sweep {
 	return readTable(t).Sweep(root, pgrp, marker)
 }
-
-// Procs returns what the snapshot recorded.
-func (s *Sweep) Procs() []Proc { return s.procs }
 
 // Hangup sends SIGHUP to the foreground process group, then to every
 // recorded process that is still the one recorded.
@@ -54,12 +47,12 @@ func (s *Sweep) rescan(t *Table) bool {
 	if t.err != nil {
 		return false
 	}
-	known := make(map[Proc]bool, len(s.procs))
+	known := make(map[process]bool, len(s.procs))
 	roots := []int{-1}
 	for _, p := range s.procs {
 		known[p] = true
 		if t.holds(p) {
-			roots = append(roots, p.PID)
+			roots = append(roots, p.pid)
 		}
 	}
 	roots = append(roots, t.marked(s.marker)...)
@@ -103,17 +96,17 @@ func (s *Sweep) kill(t table, send signaller) {
 	}
 }
 
-// Finish waits up to grace for every process of every sweep to exit, then
-// sends SIGKILL to whatever is still the process it was. Many sessions share
-// one wait, so killing twenty costs one grace period, not twenty.
-func Finish(sweeps []*Sweep, grace time.Duration) {
-	finish(osTable, killSignal, sweeps, grace, time.Sleep)
+// KillAfter waits up to grace for every process of every sweep to exit,
+// then sends SIGKILL to whatever is still the process it was. Many sessions
+// share one wait, so killing twenty costs one grace period, not twenty.
+func KillAfter(sweeps []*Sweep, grace time.Duration) {
+	killAfter(osTable, killSignal, sweeps, grace, time.Sleep)
 }
 
-// finish reads the process table at most once per kill round for all the
+// killAfter reads the process table at most once per kill round for all the
 // sweeps together, never once per sweep: a per-sweep read made the kill of
 // n sessions cost n full tables per round (issue 14).
-func finish(t table, send signaller, sweeps []*Sweep, grace time.Duration, sleep func(time.Duration)) {
+func killAfter(t table, send signaller, sweeps []*Sweep, grace time.Duration, sleep func(time.Duration)) {
 	const poll = 10 * time.Millisecond
 	running := &survivors{sweeps: sweeps}
 	for waited := time.Duration(0); running.any(t); waited += poll {

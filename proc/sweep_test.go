@@ -90,10 +90,10 @@ func (r *recorder) sent(sig syscall.Signal) []int {
 	return pids
 }
 
-func pids(ps []Proc) []int {
+func pids(ps []process) []int {
 	out := make([]int, len(ps))
 	for i, p := range ps {
-		out[i] = p.PID
+		out[i] = p.pid
 	}
 	return out
 }
@@ -167,7 +167,7 @@ func TestDescendantsRecordsStart(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := []Proc{{PID: 11, Start: 77}, {PID: 12, Start: 0}}
+	want := []process{{pid: 11, start: 77}, {pid: 12, start: 0}}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("descendants = %+v, want %+v", got, want)
 	}
@@ -190,17 +190,17 @@ func TestAlive(t *testing.T) {
 	)
 	tests := []struct {
 		name string
-		p    Proc
+		p    process
 		want bool
 	}{
-		{"same start", Proc{10, 500}, true},
-		{"pid reused: different start", Proc{10, 499}, false},
-		{"recorded start unknown: exists", Proc{10, 0}, true},
-		{"current start unknown: exists", Proc{11, 500}, true},
-		{"gone", Proc{13, 500}, false},
-		{"zombie", Proc{12, 500}, false},
-		{"pid 0 is never a process", Proc{0, 0}, false},
-		{"negative pid is never a process", Proc{-10, 0}, false},
+		{"same start", process{10, 500}, true},
+		{"pid reused: different start", process{10, 499}, false},
+		{"recorded start unknown: exists", process{10, 0}, true},
+		{"current start unknown: exists", process{11, 500}, true},
+		{"gone", process{13, 500}, false},
+		{"zombie", process{12, 500}, false},
+		{"pid 0 is never a process", process{0, 0}, false},
+		{"negative pid is never a process", process{-10, 0}, false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -215,22 +215,22 @@ func TestSignal(t *testing.T) {
 	tests := []struct {
 		name       string
 		table      []entry
-		p          Proc
+		p          process
 		sendErr    error
 		wantSent   bool
 		wantErr    error
 		wantNilErr bool
 	}{
-		{"same process is signalled", []entry{{pid: 10, start: 500}}, Proc{10, 500}, nil, true, nil, true},
-		{"pid reused by another process is not", []entry{{pid: 10, start: 900}}, Proc{10, 500}, nil, false, nil, true},
-		{"vanished pid is not, and is no error", nil, Proc{10, 500}, nil, false, nil, true},
-		{"zombie is not", []entry{{pid: 10, start: 500, zombie: true}}, Proc{10, 500}, nil, false, nil, true},
-		{"unknown recorded start falls back to existence", []entry{{pid: 10, start: 900}}, Proc{10, 0}, nil, true, nil, true},
-		{"unknown current start falls back to existence", []entry{{pid: 10, start: 0}}, Proc{10, 500}, nil, true, nil, true},
-		{"ESRCH (exited in between) is no error", []entry{{pid: 10, start: 500}}, Proc{10, 500}, syscall.ESRCH, true, nil, true},
-		{"EPERM is reported", []entry{{pid: 10, start: 500}}, Proc{10, 500}, syscall.EPERM, true, syscall.EPERM, false},
-		{"pid 0 would be our own group: never", []entry{{pid: 0}}, Proc{0, 0}, nil, false, nil, true},
-		{"pid -1 would be everyone: never", []entry{{pid: -1}}, Proc{-1, 0}, nil, false, nil, true},
+		{"same process is signalled", []entry{{pid: 10, start: 500}}, process{10, 500}, nil, true, nil, true},
+		{"pid reused by another process is not", []entry{{pid: 10, start: 900}}, process{10, 500}, nil, false, nil, true},
+		{"vanished pid is not, and is no error", nil, process{10, 500}, nil, false, nil, true},
+		{"zombie is not", []entry{{pid: 10, start: 500, zombie: true}}, process{10, 500}, nil, false, nil, true},
+		{"unknown recorded start falls back to existence", []entry{{pid: 10, start: 900}}, process{10, 0}, nil, true, nil, true},
+		{"unknown current start falls back to existence", []entry{{pid: 10, start: 0}}, process{10, 500}, nil, true, nil, true},
+		{"ESRCH (exited in between) is no error", []entry{{pid: 10, start: 500}}, process{10, 500}, syscall.ESRCH, true, nil, true},
+		{"EPERM is reported", []entry{{pid: 10, start: 500}}, process{10, 500}, syscall.EPERM, true, syscall.EPERM, false},
+		{"pid 0 would be our own group: never", []entry{{pid: 0}}, process{0, 0}, nil, false, nil, true},
+		{"pid -1 would be everyone: never", []entry{{pid: -1}}, process{-1, 0}, nil, false, nil, true},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -244,7 +244,7 @@ func TestSignal(t *testing.T) {
 			}
 			var want []call
 			if tt.wantSent {
-				want = []call{{tt.p.PID, syscall.SIGTERM}}
+				want = []call{{tt.p.pid, syscall.SIGTERM}}
 			}
 			if !slices.Equal(rec.calls, want) {
 				t.Errorf("sent %v, want %v", rec.calls, want)
@@ -268,27 +268,27 @@ func session() *fakeTable {
 func TestSnapshot(t *testing.T) {
 	t.Run("child first, then every descendant", func(t *testing.T) {
 		s := snapshot(session(), 10, 11, "")
-		want := []Proc{{10, 100}, {11, 110}, {12, 120}, {13, 130}}
-		if !reflect.DeepEqual(s.Procs(), want) {
-			t.Errorf("Procs = %v, want %v", s.Procs(), want)
+		want := []process{{10, 100}, {11, 110}, {12, 120}, {13, 130}}
+		if !reflect.DeepEqual(s.procs, want) {
+			t.Errorf("Procs = %v, want %v", s.procs, want)
 		}
 	})
 	t.Run("zombie child is left out, its descendants are not", func(t *testing.T) {
 		tab := session()
 		tab.procs[10] = entry{pid: 10, ppid: 1, start: 100, zombie: true}
-		if got, want := pids(snapshot(tab, 10, 0, "").Procs()), []int{11, 12, 13}; !slices.Equal(got, want) {
+		if got, want := pids(snapshot(tab, 10, 0, "").procs), []int{11, 12, 13}; !slices.Equal(got, want) {
 			t.Errorf("Procs = %v, want %v", got, want)
 		}
 	})
 	t.Run("gone child", func(t *testing.T) {
-		if got := snapshot(newTable(), 10, 0, "").Procs(); len(got) != 0 {
+		if got := snapshot(newTable(), 10, 0, "").procs; len(got) != 0 {
 			t.Errorf("Procs = %v, want none", got)
 		}
 	})
 	t.Run("unreadable table keeps the child", func(t *testing.T) {
 		tab := session()
 		tab.err = errors.New("boom")
-		if got, want := snapshot(tab, 10, 0, "").Procs(), []Proc{{10, 100}}; !reflect.DeepEqual(got, want) {
+		if got, want := snapshot(tab, 10, 0, "").procs, []process{{10, 100}}; !reflect.DeepEqual(got, want) {
 			t.Errorf("Procs = %v, want %v", got, want)
 		}
 	})
@@ -364,7 +364,7 @@ func (c *clock) sleep(d time.Duration) {
 	c.events = rest
 }
 
-func TestFinish(t *testing.T) {
+func TestKillAfter(t *testing.T) {
 	const grace = 500 * time.Millisecond
 	tests := []struct {
 		name string
@@ -461,7 +461,7 @@ func TestFinish(t *testing.T) {
 				}
 				return nil
 			}
-			finish(tab, rec.send, []*Sweep{s}, grace, clk.sleep)
+			killAfter(tab, rec.send, []*Sweep{s}, grace, clk.sleep)
 
 			if got := rec.sent(syscall.SIGKILL); !slices.Equal(got, tt.wantKill) {
 				t.Errorf("SIGKILL sent to %v, want %v", got, tt.wantKill)
@@ -483,7 +483,7 @@ func TestFinish(t *testing.T) {
 
 // Many sweeps share one grace period: killing twenty sessions costs one
 // wait, not twenty.
-func TestFinishSharesOneGrace(t *testing.T) {
+func TestKillAfterSharesOneGrace(t *testing.T) {
 	const grace = 500 * time.Millisecond
 	const sessions = 20
 	tab := newTable()
@@ -501,7 +501,7 @@ func TestFinishSharesOneGrace(t *testing.T) {
 		}
 		return nil
 	}}
-	finish(tab, rec.send, sweeps, grace, clk.sleep)
+	killAfter(tab, rec.send, sweeps, grace, clk.sleep)
 	if got := len(rec.sent(syscall.SIGKILL)); got != 2*sessions {
 		t.Errorf("%d SIGKILLs, want %d", got, 2*sessions)
 	}
@@ -510,11 +510,11 @@ func TestFinishSharesOneGrace(t *testing.T) {
 	}
 }
 
-func TestFinishNothing(t *testing.T) {
+func TestKillAfterNothing(t *testing.T) {
 	clk := &clock{}
 	rec := &recorder{}
-	finish(newTable(), rec.send, nil, Grace, clk.sleep)
-	finish(newTable(), rec.send, []*Sweep{snapshot(newTable(), 10, 0, "")}, Grace, clk.sleep)
+	killAfter(newTable(), rec.send, nil, Grace, clk.sleep)
+	killAfter(newTable(), rec.send, []*Sweep{snapshot(newTable(), 10, 0, "")}, Grace, clk.sleep)
 	if len(rec.calls) != 0 || clk.slept != 0 {
 		t.Errorf("empty sweeps: sent %v, slept %v", rec.calls, clk.slept)
 	}
@@ -552,12 +552,12 @@ func TestSnapshotFindsMarkedOrphans(t *testing.T) {
 		40: marker + "\x00PATH=/bin\x00",
 		50: marker + "\x00",
 	}
-	got := pids(snapshot(tab, 10, 0, marker).Procs())
+	got := pids(snapshot(tab, 10, 0, marker).procs)
 	slices.Sort(got)
 	if want := []int{10, 11, 20, 21, 40}; !slices.Equal(got, want) {
 		t.Fatalf("snapshot with marker = %v, want %v", got, want)
 	}
-	got = pids(snapshot(tab, 10, 0, "").Procs())
+	got = pids(snapshot(tab, 10, 0, "").procs)
 	slices.Sort(got)
 	if want := []int{10, 11}; !slices.Equal(got, want) {
 		t.Fatalf("snapshot without marker = %v, want %v", got, want)
@@ -567,7 +567,7 @@ func TestSnapshotFindsMarkedOrphans(t *testing.T) {
 // A process that answers SIGHUP by starting another (or forks while the
 // sweep waits) must not escape: the sweep looks again before and after its
 // SIGKILL, by parent links and by the marker.
-func TestFinishKillsWhatAppearsDuringTheSweep(t *testing.T) {
+func TestKillAfterKillsWhatAppearsDuringTheSweep(t *testing.T) {
 	const marker = "WR_SESSION_ID=feed"
 	tab := newTable(
 		entry{pid: 10, ppid: 1, start: 100},
@@ -594,7 +594,7 @@ func TestFinishKillsWhatAppearsDuringTheSweep(t *testing.T) {
 	s := snapshot(tab, 10, 0, marker)
 	s.hangup(tab, rec.send)
 	clk := &clock{}
-	finish(tab, rec.send, []*Sweep{s}, Grace, clk.sleep)
+	killAfter(tab, rec.send, []*Sweep{s}, Grace, clk.sleep)
 	killed := rec.sent(syscall.SIGKILL)
 	slices.Sort(killed)
 	if want := []int{10, 11, 20, 30}; !slices.Equal(killed, want) {

@@ -69,12 +69,12 @@ func (t *Table) Sweep(root, foregroundPgrp int, marker string) *Sweep {
 	if root <= 0 {
 		root = -1 // no process has it: the walk starts from the marked ones alone
 	} else if e, ok := t.byPID[root]; ok {
-		s.procs = append(s.procs, Proc{PID: root, Start: e.start})
+		s.procs = append(s.procs, process{pid: root, start: e.start})
 	} else if e, ok := t.src.lookup(root); ok && !e.zombie {
 		// Missing from the read (its stat was unreadable then, or the
 		// table could not be read at all): the child, still unreaped, is
 		// looked up alone.
-		s.procs = append(s.procs, Proc{PID: root, Start: e.start})
+		s.procs = append(s.procs, process{pid: root, start: e.start})
 	}
 	if t.err != nil { // an unreadable table leaves the child alone in the sweep
 		return s
@@ -85,12 +85,12 @@ func (t *Table) Sweep(root, foregroundPgrp int, marker string) *Sweep {
 
 // holds reports whether p is in the table as the process recorded, by the
 // same rule as alive.
-func (t *Table) holds(p Proc) bool {
-	if p.PID <= 0 {
+func (t *Table) holds(p process) bool {
+	if p.pid <= 0 {
 		return false
 	}
-	e, ok := t.byPID[p.PID]
-	return ok && (p.Start == 0 || e.start == 0 || e.start == p.Start)
+	e, ok := t.byPID[p.pid]
+	return ok && (p.start == 0 || e.start == 0 || e.start == p.start)
 }
 
 // marked returns the live processes whose environment holds marker as a
@@ -132,8 +132,8 @@ func (t *Table) marked(marker string) []int {
 
 // below walks parent links down from roots. Every root but the first is
 // itself part of the result.
-func (t *Table) below(roots []int) []Proc {
-	var out []Proc
+func (t *Table) below(roots []int) []process {
+	var out []process
 	seen := map[int]bool{roots[0]: true}
 	queue := []int{roots[0]}
 	for _, r := range roots[1:] {
@@ -142,7 +142,7 @@ func (t *Table) below(roots []int) []Proc {
 			continue
 		}
 		seen[r] = true
-		out = append(out, Proc{PID: r, Start: e.start})
+		out = append(out, process{pid: r, start: e.start})
 		queue = append(queue, r)
 	}
 	for len(queue) > 0 {
@@ -153,7 +153,7 @@ func (t *Table) below(roots []int) []Proc {
 				continue
 			}
 			seen[c.pid] = true
-			out = append(out, Proc{PID: c.pid, Start: c.start})
+			out = append(out, process{pid: c.pid, start: c.start})
 			queue = append(queue, c.pid)
 		}
 	}

@@ -43,11 +43,11 @@ func mostReads(reads map[int]int) int {
 // as the reference every shared-table sweep must agree with: the root looked
 // up alone, then a whole read of the table (every environment included) for
 // this one session.
-func perSessionSnapshot(t table, root, pgrp int, marker string) []Proc {
-	var out []Proc
+func perSessionSnapshot(t table, root, pgrp int, marker string) []process {
+	var out []process
 	if root > 0 {
 		if e, ok := t.lookup(root); ok && !e.zombie {
-			out = append(out, Proc{PID: root, Start: e.start})
+			out = append(out, process{pid: root, start: e.start})
 		}
 	} else {
 		root = -1
@@ -79,7 +79,7 @@ func perSessionSnapshot(t table, root, pgrp int, marker string) []Proc {
 	for _, r := range roots[1:] {
 		if e, ok := byPID[r]; ok && !seen[r] {
 			seen[r] = true
-			out = append(out, Proc{PID: r, Start: e.start})
+			out = append(out, process{pid: r, start: e.start})
 			queue = append(queue, r)
 		}
 	}
@@ -89,7 +89,7 @@ func perSessionSnapshot(t table, root, pgrp int, marker string) []Proc {
 		for _, c := range children[p] {
 			if !seen[c.pid] {
 				seen[c.pid] = true
-				out = append(out, Proc{PID: c.pid, Start: c.start})
+				out = append(out, process{pid: c.pid, start: c.start})
 				queue = append(queue, c.pid)
 			}
 		}
@@ -164,16 +164,16 @@ func TestSweepOfManySessionsReadsTheTableOnce(t *testing.T) {
 	}
 	for i, tg := range targets {
 		want := perSessionSnapshot(tab, tg.root, tg.pgrp, tg.marker)
-		if got := sweeps[i].Procs(); !reflect.DeepEqual(got, want) {
+		if got := sweeps[i].procs; !reflect.DeepEqual(got, want) {
 			t.Errorf("session %d (root %d): shared table gave %v, a table of its own %v", i, tg.root, got, want)
 		}
 	}
 	// The reference itself must see the setsid'd grandchild and its worker,
 	// or the comparison above proves nothing.
-	if got := pids(sweeps[0].Procs()); !reflect.DeepEqual(got, []int{1000, 1001, 1002, 1003}) {
+	if got := pids(sweeps[0].procs); !reflect.DeepEqual(got, []int{1000, 1001, 1002, 1003}) {
 		t.Errorf("session 0 = %v, want the shell, its job, the setsid'd grandchild and its worker", got)
 	}
-	if got := pids(sweeps[3].Procs()); !reflect.DeepEqual(got, []int{1031, 1032, 1033}) {
+	if got := pids(sweeps[3].procs); !reflect.DeepEqual(got, []int{1031, 1032, 1033}) {
 		t.Errorf("session 3, shell reaped = %v, want only the marked job, grandchild and worker", got)
 	}
 }
@@ -181,7 +181,7 @@ func TestSweepOfManySessionsReadsTheTableOnce(t *testing.T) {
 // Issue 14: the kill rounds after the grace period look for new processes
 // with one read of the table per round for all the sessions, not one per
 // session: the count does not grow with the number of sessions.
-func TestFinishTableReadsDoNotGrowWithSessions(t *testing.T) {
+func TestKillAfterTableReadsDoNotGrowWithSessions(t *testing.T) {
 	readsFor := func(n int) (tableReads int, killed int) {
 		tab, targets := manySessions(n)
 		var sweeps []*Sweep
@@ -197,7 +197,7 @@ func TestFinishTableReadsDoNotGrowWithSessions(t *testing.T) {
 			}
 			return nil
 		}}
-		finish(reads, rec.send, sweeps, Grace, (&clock{}).sleep)
+		killAfter(reads, rec.send, sweeps, Grace, (&clock{}).sleep)
 		if most := mostReads(reads.environReads); most > reads.tableReads {
 			t.Errorf("%d sessions: an environment was read %d times in %d table reads", n, most, reads.tableReads)
 		}

@@ -8,13 +8,15 @@ import (
 	"unsafe"
 
 	"golang.org/x/sys/unix"
+
+	"wr/internal/rawio"
 )
 
 // RawFD reads and writes a non-blocking descriptor (a socket, a PTY master,
 // a reopened terminal) the way package os and net do, waiting in the
 // runtime's poller with deadlines and Close applying, but issues each
-// read(2), write(2) and writev(2) as a raw system call, one the scheduler is
-// not told about.
+// read(2) and writev(2) as a raw system call (package rawio's), one the
+// scheduler is not told about.
 //
 // Why: a system call made the usual way may block, so the scheduler
 // prepares for it. The first one after the process was idle wakes the
@@ -73,7 +75,7 @@ func (f *RawFD) Read(b []byte) (int, error) {
 	var errno syscall.Errno
 	err := f.rc.Read(func(fd uintptr) bool {
 		for {
-			n, errno = rawRead(fd, b)
+			n, errno = rawio.Read(fd, b)
 			switch errno {
 			case syscall.EINTR:
 				continue
@@ -115,7 +117,7 @@ func (f *RawFD) WriteBuffers(bufs [][]byte) (int64, error) {
 	var errno syscall.Errno
 	err := f.rc.Write(func(fd uintptr) bool {
 		for len(iov) > 0 {
-			n, e := rawWritev(fd, iov[:min(len(iov), maxIovecs)])
+			n, e := rawio.Writev(fd, iov[:min(len(iov), maxIovecs)])
 			switch e {
 			case 0:
 				if n == 0 {
@@ -157,7 +159,7 @@ func (f *RawFD) WriteNow(b []byte) (int, error) {
 	var errno syscall.Errno
 	err := f.rc.Write(func(fd uintptr) bool {
 		for {
-			n, errno = rawWritev(fd, iov)
+			n, errno = rawio.Writev(fd, iov)
 			if errno != syscall.EINTR {
 				return true
 			}

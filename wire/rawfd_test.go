@@ -13,7 +13,7 @@ import (
 
 // socketPair returns both ends of a connected stream socket, as the net
 // package makes them: non-blocking and in the poller.
-func socketPair(t *testing.T) (*net.UnixConn, *net.UnixConn) {
+func socketPair(t testing.TB) (*net.UnixConn, *net.UnixConn) {
 	t.Helper()
 	fds, err := syscall.Socketpair(syscall.AF_UNIX, syscall.SOCK_STREAM, 0)
 	if err != nil {
@@ -32,7 +32,7 @@ func socketPair(t *testing.T) (*net.UnixConn, *net.UnixConn) {
 	return conn(fds[0]), conn(fds[1])
 }
 
-func rawFD(t *testing.T, c syscall.Conn) *RawFD {
+func rawFD(t testing.TB, c syscall.Conn) *RawFD {
 	t.Helper()
 	fd, err := NewRawFD(c)
 	if err != nil {
@@ -202,5 +202,61 @@ func TestRawFDRefusesBlocking(t *testing.T) {
 	}
 	if _, err := NewRawFD(r); err != nil {
 		t.Fatalf("NewRawFD on the same pipe made non-blocking: %v", err)
+	}
+}
+
+// The raw paths must stay allocation-free: a keystroke's frame and an echo
+// go through them.
+
+func BenchmarkRawFDWriteRead(b *testing.B) {
+	x, y := socketPair(b)
+	w, r := rawFD(b, x), rawFD(b, y)
+	msg := []byte("\x01\x00\x00\x00\x01a") // an Input frame of one key
+	buf := make([]byte, 64)
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := w.Write(msg); err != nil {
+			b.Fatal(err)
+		}
+		if _, err := r.Read(buf); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+func BenchmarkRawFDWriteBuffers(b *testing.B) {
+	x, y := socketPair(b)
+	w, r := rawFD(b, x), rawFD(b, y)
+	bufs := [][]byte{[]byte("\x02\x00\x00\x10\x00"), bytes.Repeat([]byte("y"), 4096)}
+	buf := make([]byte, 8192)
+	b.SetBytes(4101)
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := w.WriteBuffers(bufs); err != nil {
+			b.Fatal(err)
+		}
+		for got := 0; got < 4101; {
+			n, err := r.Read(buf)
+			if err != nil {
+				b.Fatal(err)
+			}
+			got += n
+		}
+	}
+}
+
+func BenchmarkRawFDWriteNow(b *testing.B) {
+	x, y := socketPair(b)
+	w, r := rawFD(b, x), rawFD(b, y)
+	msg := []byte("echo")
+	buf := make([]byte, 64)
+	b.ReportAllocs()
+	for b.Loop() {
+		if n, err := w.WriteNow(msg); n != len(msg) || err != nil {
+			b.Fatal(n, err)
+		}
+		if _, err := r.Read(buf); err != nil {
+			b.Fatal(err)
+		}
 	}
 }

@@ -1,0 +1,46 @@
+//go:build linux
+
+package rawio
+
+import (
+	"syscall"
+	"unsafe"
+
+	"golang.org/x/sys/unix"
+)
+
+// Read is read(2) of fd into b.
+func Read(fd uintptr, b []byte) (int, syscall.Errno) {
+	n, _, e := syscall.RawSyscall(syscall.SYS_READ, fd, uintptr(unsafe.Pointer(unsafe.SliceData(b))), uintptr(len(b)))
+	if e != 0 {
+		return 0, e
+	}
+	return int(n), 0
+}
+
+// Write is write(2) of b to fd.
+func Write(fd uintptr, b []byte) (int, syscall.Errno) {
+	n, _, e := syscall.RawSyscall(syscall.SYS_WRITE, fd, uintptr(unsafe.Pointer(unsafe.SliceData(b))), uintptr(len(b)))
+	if e != 0 {
+		return 0, e
+	}
+	return int(n), 0
+}
+
+// Writev is writev(2) of iov to fd; iov must hold at most IOV_MAX entries.
+func Writev(fd uintptr, iov []syscall.Iovec) (int, syscall.Errno) {
+	n, _, e := syscall.RawSyscall(syscall.SYS_WRITEV, fd, uintptr(unsafe.Pointer(unsafe.SliceData(iov))), uintptr(len(iov)))
+	if e != 0 {
+		return 0, e
+	}
+	return int(n), 0
+}
+
+// Readable reports whether fd has something to read (or has hung up), or
+// true when it cannot tell: a ppoll(2) that does not wait.
+func Readable(fd uintptr) bool {
+	pfd := unix.PollFd{Fd: int32(fd), Events: unix.POLLIN}
+	var zero unix.Timespec
+	n, _, e := syscall.RawSyscall6(unix.SYS_PPOLL, uintptr(unsafe.Pointer(&pfd)), 1, uintptr(unsafe.Pointer(&zero)), 0, 0, 0)
+	return e != 0 || n != 0
+}
