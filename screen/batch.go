@@ -109,7 +109,7 @@ func (s *Screen) canSkip(tail int) bool {
 	// else is interned; but if that compacts the tables, which ones survive
 	// depends on the cells at that moment.
 	_, ok := s.lookupStyle(style{bg: s.pen.bg})
-	return ok || len(s.styles.list) < maxStyles
+	return ok || !s.styles.due(s.slack())
 }
 
 // findCut returns the offset of the cut in chunks (end bytes in all), or -1:

@@ -41,10 +41,11 @@ func (s *Screen) printASCII(b []byte) {
 		n := min(len(b), s.cols-x)
 		splitWide(cells, x)
 		splitWide(cells, x+n)
-		st := s.penIdx
+		styled := newCell(0, s.penIdx, 0)
 		seg := cells[x : x+n]
 		for i, c := range b[:n] {
-			seg[i] = cell{r: rune(c), style: st}
+			styled.r = rune(c)
+			seg[i] = styled
 		}
 		s.lastChar = rune(b[n-1])
 		b = b[n:]
@@ -62,7 +63,7 @@ func (s *Screen) printASCII(b []byte) {
 		if len(b) > 0 {
 			last := b[len(b)-1]
 			splitWide(cells, s.cols-1)
-			cells[s.cols-1] = cell{r: rune(last), style: st}
+			cells[s.cols-1] = newCell(rune(last), s.penIdx, 0)
 			s.lastChar = rune(last)
 			b = nil
 		}
@@ -115,10 +116,10 @@ func (s *Screen) put(r rune, w int) {
 	splitWide(cells, x)
 	splitWide(cells, x+w)
 	if w == 2 {
-		cells[x] = cell{r: r, style: s.penIdx, flags: cellWide}
-		cells[x+1] = cell{style: s.penIdx, flags: cellWideTail}
+		cells[x] = newCell(r, s.penIdx, cellWide)
+		cells[x+1] = newCell(0, s.penIdx, cellWideTail)
 	} else {
-		cells[x] = cell{r: r, style: s.penIdx}
+		cells[x] = newCell(r, s.penIdx, 0)
 	}
 	s.lastChar = r
 	if x+w < s.cols {

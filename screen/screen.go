@@ -47,9 +47,9 @@ type Screen struct {
 	cursorStyle int // DECSCUSR parameter, 0 for the terminal's default
 
 	pen        style
-	penIdx     uint16 // pen's index in the style table
-	eraseBG    color  // cache for eraseStyle
-	eraseIdx   uint16
+	penIdx     styleID // pen's index in the style table
+	eraseBG    color   // cache for eraseStyle
+	eraseIdx   styleID
 	eraseValid bool
 
 	top, bottom int    // scroll region: rows [top, bottom)
@@ -79,6 +79,9 @@ type Screen struct {
 	styles   styleTable
 	clusters clusterTable
 	links    linkTable
+	// cellsHeld is how many cells the last compaction walked: see slack.
+	cellsHeld   int
+	compactions int // for tests
 
 	skipped int // bytes WriteBatch has not drawn, for tests
 
@@ -124,9 +127,9 @@ func New(cols, rows, scrollback int) *Screen {
 		HandleEsc: s.esc,
 		HandleOsc: s.osc,
 	}
-	s.styles.reset(style{})
-	s.clusters.reset()
-	s.links.reset("")
+	s.styles.reset(0, style{})
+	s.clusters.reset(0)
+	s.links.reset(0, "")
 	s.tabs = make([]bool, cols)
 	s.resetState()
 	return s
