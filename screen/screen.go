@@ -82,6 +82,7 @@ type Screen struct {
 	// cellsHeld is how many cells the last compaction walked: see slack.
 	cellsHeld   int
 	compactions int // for tests
+	repeated    int // cells REP has drawn, for tests
 
 	skipped int // bytes WriteBatch has not drawn, for tests
 
