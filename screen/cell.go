@@ -94,6 +94,8 @@ type style struct {
 	fg, bg, ul color
 	attrs      attr
 	underline  uint8
-	_          uint8
-	link       uint32 // index into the link table; 0 is no link
+	// pad is always 0. A blank (_) field would make the style table's map
+	// hash and compare a style field by field rather than as one block.
+	pad  uint8
+	link uint32 // index into the link table; 0 is no link
 }

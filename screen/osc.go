@@ -33,7 +33,7 @@ func (s *Screen) osc(cmd int, data []byte) {
 		}
 		if link != s.pen.link {
 			s.pen.link = link
-			s.internPen()
+			s.penChanged()
 		}
 	}
 }

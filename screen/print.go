@@ -36,12 +36,13 @@ func (s *Screen) printASCII(b []byte) {
 		if s.pendingWrap {
 			s.wrap()
 		}
+		st := s.penStyle()
 		cells := s.g.line(s.y).writable(s.cols)
 		x := s.x
 		n := min(len(b), s.cols-x)
 		splitWide(cells, x)
 		splitWide(cells, x+n)
-		styled := newCell(0, s.penIdx, 0)
+		styled := newCell(0, st, 0)
 		seg := cells[x : x+n]
 		for i, c := range b[:n] {
 			styled.r = rune(c)
@@ -63,7 +64,7 @@ func (s *Screen) printASCII(b []byte) {
 		if len(b) > 0 {
 			last := b[len(b)-1]
 			splitWide(cells, s.cols-1)
-			cells[s.cols-1] = newCell(rune(last), s.penIdx, 0)
+			cells[s.cols-1] = newCell(rune(last), st, 0)
 			s.lastChar = rune(last)
 			b = nil
 		}
@@ -111,15 +112,16 @@ func (s *Screen) put(r rune, w int) {
 	if s.modes.has(modeInsert) {
 		s.insertBlanks(w)
 	}
+	st := s.penStyle()
 	cells := s.g.line(s.y).writable(s.cols)
 	x := s.x
 	splitWide(cells, x)
 	splitWide(cells, x+w)
 	if w == 2 {
-		cells[x] = newCell(r, s.penIdx, cellWide)
-		cells[x+1] = newCell(0, s.penIdx, cellWideTail)
+		cells[x] = newCell(r, st, cellWide)
+		cells[x+1] = newCell(0, st, cellWideTail)
 	} else {
-		cells[x] = newCell(r, s.penIdx, 0)
+		cells[x] = newCell(r, st, 0)
 	}
 	s.lastChar = r
 	if x+w < s.cols {
@@ -216,11 +218,12 @@ func (s *Screen) repeat(n int) {
 			// as inserting their columns at once does.
 			s.insertBlanks(k * w)
 		}
+		st := s.penStyle()
 		cells := s.g.line(s.y).writable(s.cols)
 		x, end := s.x, s.x+k*w
 		splitWide(cells, x)
 		splitWide(cells, end)
-		fillRepeat(cells[x:end], newCell(r, s.penIdx, 0), w)
+		fillRepeat(cells[x:end], newCell(r, st, 0), w)
 		s.repeated += end - x
 		n -= k
 		if end < s.cols {

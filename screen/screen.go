@@ -47,8 +47,9 @@ type Screen struct {
 	cursorStyle int // DECSCUSR parameter, 0 for the terminal's default
 
 	pen        style
-	penIdx     styleID // pen's index in the style table
-	eraseBG    color   // cache for eraseStyle
+	penIdx     styleID // pen's index in the style table, unless penStale
+	penStale   bool
+	eraseBG    color // cache for eraseStyle
 	eraseIdx   styleID
 	eraseValid bool
 
@@ -145,7 +146,7 @@ func clampSize(cols, rows int) (int, int) {
 func (s *Screen) resetState() {
 	s.x, s.y, s.pendingWrap = 0, 0, false
 	s.cursorStyle = 0
-	s.pen, s.penIdx = style{}, 0
+	s.pen, s.penIdx, s.penStale = style{}, 0, false
 	s.top, s.bottom = 0, s.rows
 	s.resetTabs(0)
 	s.charsets, s.gl, s.singleShift = [4]byte{}, 0, 0

@@ -101,11 +101,24 @@ func (s *Screen) lookupStyle(st style) (styleID, bool) {
 	return s.styles.lookup(st)
 }
 
-// internPen makes s.pen's index current. It is the only way a style other
-// than a background-only one enters the table, which keeps compaction simple:
-// compaction rewrites s.pen itself, so a caller never holds a stale style.
-func (s *Screen) internPen() {
-	s.penIdx = s.internStyle(&s.pen)
+// penChanged records that s.pen is not the style penIdx numbers any more.
+// The pen is interned when a cell is drawn with it (see penStyle), not
+// when it changes: an image sets the foreground and the background of
+// each cell with two SGR sequences, and the style between them would be
+// one more new entry per cell.
+func (s *Screen) penChanged() { s.penStale = true }
+
+// penStyle returns the pen's index, interning it first if it changed. It
+// is the only way a style other than a background-only one enters the
+// table, which keeps compaction simple: compaction rewrites s.pen itself
+// and leaves it to be interned again, so a caller never holds a stale
+// style.
+func (s *Screen) penStyle() styleID {
+	if s.penStale {
+		s.penIdx = s.internStyle(&s.pen)
+		s.penStale = false
+	}
+	return s.penIdx
 }
 
 func (s *Screen) internStyle(st *style) styleID {
@@ -126,8 +139,11 @@ func (s *Screen) internStyle(st *style) styleID {
 }
 
 // eraseStyle is the style of cells that erase, scroll and insert operations
-// create: the pen's background colour and nothing else.
+// create: the pen's background colour and nothing else. The pen is
+// interned first, so that output that draws and output that only erases
+// or scrolls intern the two in the same order (WriteBatch relies on it).
 func (s *Screen) eraseStyle() styleID {
+	s.penStyle()
 	if s.pen.bg == colorDefault {
 		return 0
 	}
@@ -289,12 +305,7 @@ func (s *Screen) compact() {
 	s.clusters.compacted()
 	s.links.compacted()
 	s.eraseValid = false
-	s.penIdx = 0 // the pen may not be in the table any more; the caller re-interns
-	if id, ok := s.lookupStyle(s.pen); ok {
-		s.penIdx = id
-	} else if len(s.styles.list) < maxStyles {
-		s.penIdx = s.styles.add(s.pen)
-	}
+	s.penChanged() // the pen may not be in the table any more
 }
 
 func countTrue(bs []bool) int {
