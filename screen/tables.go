@@ -9,9 +9,9 @@ import "unicode/utf8"
 // saved cursors still refer to and renumbers. Compaction walks every cell,
 // so it must be paid for by many new entries, however many are live: a
 // table is due only once it has taken as many new entries since the last
-// compaction as that one kept, and at least compactSlack (see slack). Each
-// new entry then pays for a bounded share of a walk, and a table holds at
-// most twice its live entries plus the slack.
+// compaction as that one kept, plus a slack (see slack). Each new entry
+// then pays for a bounded share of a walk, and a table holds at most twice
+// its live entries plus the slack.
 const (
 	maxStyles       = 1<<24 - 1 // a cell holds 24 bits of styleID
 	maxLinks        = 1<<24 - 1
