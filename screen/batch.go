@@ -66,6 +66,12 @@ func (s *Screen) WriteBatch(chunks [][]byte) {
 		s.writeRange(chunks, start, next)
 		start = next
 	}
+	if start < cut {
+		// The run interns the pen, if it changed, before anything else
+		// and before it changes a cell: when it scrolls at the latest
+		// (see eraseStyle). Interned here, the pen meets the same cells.
+		s.penStyle()
+	}
 	if start < cut && s.canSkip(tail) {
 		// The grid is left as it is, with the cursor on the bottom row as
 		// if the run had scrolled: the tail makes both what they would
@@ -109,7 +115,7 @@ func (s *Screen) canSkip(tail int) bool {
 	// else is interned; but if that compacts the tables, which ones survive
 	// depends on the cells at that moment.
 	_, ok := s.lookupStyle(style{bg: s.pen.bg})
-	return ok || len(s.styles.list) < maxStyles
+	return ok || !s.styles.due(s.slack())
 }
 
 // findCut returns the offset of the cut in chunks (end bytes in all), or -1:

@@ -249,9 +249,9 @@ type screenState struct {
 	Parser                   byte
 	CursorStyle              int
 	Pen                      style
-	PenIdx                   uint16
+	PenIdx                   styleID
 	EraseBG                  color
-	EraseIdx                 uint16
+	EraseIdx                 styleID
 	EraseValid               bool
 	Top, Bottom              int
 	Tabs                     []bool
@@ -484,22 +484,23 @@ func TestWriteBatchCases(t *testing.T) {
 }
 
 // TestWriteBatchFullStyleTable: when scrolling would intern a new erase
-// style into a full table, the compaction that follows depends on the cells
-// of the moment, so WriteBatch must not skip; once the style is in, it may.
+// style into a table due for compaction, the compaction that follows depends
+// on the cells of the moment, so WriteBatch must not skip; once the style is
+// in, it may.
 func TestWriteBatchFullStyleTable(t *testing.T) {
 	const cols, rows, capacity = 10, 4, 5
 	const need = 2*rows - 1 + capacity
 	p := newBatchPair(cols, rows, capacity)
-	// Fill the table, the last style being the pen's, whose background
-	// is in no style of its own.
+	// Take the table to its due point, the last style being the pen's,
+	// whose background is in no style of its own.
 	var b []byte
-	for i := range maxStyles - 2 {
+	for i := range p.bat.styles.kept + p.bat.slack() - p.bat.styles.added - 1 {
 		b = fmt.Appendf(b, "\x1b[38;2;%d;%d;%dmx", i>>16, i>>8&0xff, i&0xff)
 	}
 	b = append(b, "\x1b[0;31;45mx"...)
 	p.write(b)
-	if n := len(p.bat.styles.list); n != maxStyles {
-		t.Fatalf("style table holds %d, want it full (%d)", n, maxStyles)
+	if !p.bat.styles.due(p.bat.slack()) || p.bat.compactions != 0 {
+		t.Fatalf("style table holds %d after %d compactions, want it due for its first", len(p.bat.styles.list), p.bat.compactions)
 	}
 	in := []byte(batchLines(3 * need))
 	p.step(batchStep{chunks: [][]byte{in}})

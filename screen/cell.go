@@ -6,11 +6,27 @@ type cell struct {
 	// r is the character, 0 for a blank cell (never written, or erased).
 	// When flags has cellCluster it is an index into the cluster table
 	// instead: a base character followed by combining characters.
-	r     rune
-	style uint16 // index into the screen's style table; 0 is the default style
-	flags uint8
-	_     uint8
+	r rune
+	// styleLo and styleHi are the cell's styleID, split around flags so
+	// that a cell stays 8 bytes: see style.
+	styleLo uint16
+	flags   uint8
+	styleHi uint8
 }
+
+// styleID is an index into the screen's style table; 0 is the default
+// style. Cells hold 24 bits of it: a screen with its scrollback can show
+// more than 65,536 distinct styles (a truecolour image is one per cell).
+type styleID uint32
+
+// newCell returns a cell showing r in style st.
+func newCell(r rune, st styleID, flags uint8) cell {
+	return cell{r: r, styleLo: uint16(st), flags: flags, styleHi: uint8(st >> 16)}
+}
+
+func (c cell) style() styleID { return styleID(c.styleLo) | styleID(c.styleHi)<<16 }
+
+func (c *cell) setStyle(st styleID) { c.styleLo, c.styleHi = uint16(st), uint8(st>>16) }
 
 const (
 	cellWide     uint8 = 1 << iota // first column of a two-column character
@@ -20,7 +36,7 @@ const (
 
 // blankCell is an erased cell drawn in the given style (which carries only a
 // background colour: erasing paints with the pen's background, as xterm does).
-func blankCell(style uint16) cell { return cell{style: style} }
+func blankCell(st styleID) cell { return newCell(0, st, 0) }
 
 // isBlank reports whether c shows nothing but its background.
 func (c cell) isBlank() bool {
@@ -72,12 +88,14 @@ const (
 )
 
 // style is everything that decides how a cell is drawn besides its
-// character. Styles are interned (see styleTable): cells hold a uint16 index.
+// character. Styles are interned (see styleTable): cells hold a styleID.
 // The hyperlink is part of the style so that it moves with the cell for free.
 type style struct {
 	fg, bg, ul color
 	attrs      attr
 	underline  uint8
-	_          uint8
-	link       uint16 // index into the link table; 0 is no link
+	// pad is always 0. A blank (_) field would make the style table's map
+	// hash and compare a style field by field rather than as one block.
+	pad  uint8
+	link uint32 // index into the link table; 0 is no link
 }

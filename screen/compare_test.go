@@ -28,7 +28,7 @@ func (c cellView) String() string {
 // view describes a cell of s's active screen at x, y (y < 0: scrollback).
 func view(s *Screen, cells []cell, x int) cellView {
 	c := cells[x]
-	v := cellView{st: s.styles.list[c.style], width: 1}
+	v := cellView{st: s.styles.list[c.style()], width: 1}
 	if v.st.link != 0 {
 		v.link = s.links.list[v.st.link]
 		v.st.link = 1

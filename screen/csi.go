@@ -306,7 +306,7 @@ func (s *Screen) insertBlanks(n int) {
 	copy(cells[x+n:], cells[x:s.cols-n])
 	fillCells(cells[x:x+n], s.blank())
 	if last := &cells[s.cols-1]; last.flags&cellWide != 0 {
-		*last = blankCell(last.style) // its second half fell off the edge
+		*last = blankCell(last.style()) // its second half fell off the edge
 	}
 	s.pendingWrap = false
 }

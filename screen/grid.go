@@ -63,7 +63,7 @@ func (l *line) resize(from, cols int) {
 		l.wrapped = false
 		// A wide character cut in half by the new right edge is erased.
 		if cols > 0 && l.cells[cols-1].flags&cellWide != 0 {
-			l.cells[cols-1] = blankCell(l.cells[cols-1].style)
+			l.cells[cols-1] = blankCell(l.cells[cols-1].style())
 		}
 	}
 }
@@ -83,8 +83,8 @@ func fillCells(cs []cell, c cell) {
 // overwritten or moved away from the other. Both halves keep their style.
 func splitWide(cs []cell, x int) {
 	if x > 0 && x < len(cs) && cs[x].flags&cellWideTail != 0 {
-		cs[x-1] = blankCell(cs[x-1].style)
-		cs[x] = blankCell(cs[x].style)
+		cs[x-1] = blankCell(cs[x-1].style())
+		cs[x] = blankCell(cs[x].style())
 	}
 }
 

@@ -32,7 +32,7 @@ func historyLines(s *Screen) []string {
 
 // styleAt returns the style of the cell at x, y of the active screen.
 func styleAt(s *Screen, x, y int) style {
-	return s.styles.list[cellAt(s, x, y).style]
+	return s.styles.list[cellAt(s, x, y).style()]
 }
 
 // cellAt returns the cell at x, y of the active screen.

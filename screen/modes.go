@@ -173,7 +173,7 @@ func (s *Screen) restoreCursor() {
 	s.x, s.y = min(sc.x, s.cols-1), min(sc.y, s.rows-1)
 	s.pendingWrap = sc.pendingWrap && s.modes.has(modeAutowrap)
 	s.pen = sc.pen
-	s.internPen()
+	s.penChanged()
 	s.charsets, s.gl = sc.charsets, sc.gl
 	s.modes.set(modeOrigin, sc.origin)
 }
@@ -225,7 +225,7 @@ func (s *Screen) softReset() {
 	s.top, s.bottom = 0, s.rows
 	s.charsets, s.gl, s.singleShift = [4]byte{}, 0, 0
 	s.pen = style{}
-	s.internPen()
+	s.penChanged()
 	s.g.saved = savedCursor{}
 	s.pendingWrap = false
 }

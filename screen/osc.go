@@ -27,13 +27,13 @@ func (s *Screen) osc(cmd int, data []byte) {
 			s.cwd = string(arg)
 		}
 	case 8: // hyperlink: params;uri, an empty uri ends the link
-		var link uint16
+		var link uint32
 		if i := bytes.IndexByte(arg, ';'); i >= 0 && i+1 < len(arg) && len(arg) <= maxLinkBytes {
 			link = s.internLink(arg)
 		}
 		if link != s.pen.link {
 			s.pen.link = link
-			s.internPen()
+			s.penChanged()
 		}
 	}
 }

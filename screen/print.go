@@ -36,15 +36,17 @@ func (s *Screen) printASCII(b []byte) {
 		if s.pendingWrap {
 			s.wrap()
 		}
+		st := s.penStyle()
 		cells := s.g.line(s.y).writable(s.cols)
 		x := s.x
 		n := min(len(b), s.cols-x)
 		splitWide(cells, x)
 		splitWide(cells, x+n)
-		st := s.penIdx
+		styled := newCell(0, st, 0)
 		seg := cells[x : x+n]
 		for i, c := range b[:n] {
-			seg[i] = cell{r: rune(c), style: st}
+			styled.r = rune(c)
+			seg[i] = styled
 		}
 		s.lastChar = rune(b[n-1])
 		b = b[n:]
@@ -62,7 +64,7 @@ func (s *Screen) printASCII(b []byte) {
 		if len(b) > 0 {
 			last := b[len(b)-1]
 			splitWide(cells, s.cols-1)
-			cells[s.cols-1] = cell{r: rune(last), style: st}
+			cells[s.cols-1] = newCell(rune(last), st, 0)
 			s.lastChar = rune(last)
 			b = nil
 		}
@@ -110,15 +112,16 @@ func (s *Screen) put(r rune, w int) {
 	if s.modes.has(modeInsert) {
 		s.insertBlanks(w)
 	}
+	st := s.penStyle()
 	cells := s.g.line(s.y).writable(s.cols)
 	x := s.x
 	splitWide(cells, x)
 	splitWide(cells, x+w)
 	if w == 2 {
-		cells[x] = cell{r: r, style: s.penIdx, flags: cellWide}
-		cells[x+1] = cell{style: s.penIdx, flags: cellWideTail}
+		cells[x] = newCell(r, st, cellWide)
+		cells[x+1] = newCell(0, st, cellWideTail)
 	} else {
-		cells[x] = cell{r: r, style: s.penIdx}
+		cells[x] = newCell(r, st, 0)
 	}
 	s.lastChar = r
 	if x+w < s.cols {
@@ -180,18 +183,103 @@ func (s *Screen) combine(r rune) {
 	s.joining = r == zwj
 }
 
-// repeat is REP (CSI n b): the last printed character n more times.
+// repeat is REP (CSI n b): the last printed character n more times, drawn
+// as printing it would draw it (with the pen, wrapping with autowrap, each
+// copy inserted in insert mode), but a row at a time. Only as many as can
+// change what the screen and its scrollback hold are drawn: see
+// repeatCount.
 func (s *Screen) repeat(n int) {
-	if s.lastChar == 0 {
+	r := s.lastChar
+	if r == 0 {
 		return
 	}
-	w := runeWidth(s.lastChar)
+	w := runeWidth(r)
 	if w == 0 {
 		return
 	}
-	for range n {
-		s.put(s.lastChar, w)
+	n = s.repeatCount(n, w)
+	s.joining = false
+	autowrap := s.modes.has(modeAutowrap)
+	for n > 0 {
+		if s.pendingWrap {
+			s.wrap()
+		}
+		if w == 2 && s.x == s.cols-1 {
+			// As in put: the rest would wrap early one by one, or be
+			// dropped one by one.
+			if !autowrap || s.cols < 2 {
+				return
+			}
+			s.wrap()
+		}
+		k := min(n, (s.cols-s.x)/w) // copies that fit in the row
+		if s.modes.has(modeInsert) {
+			// Inserting k copies one at a time shifts the rest of the row
+			// as inserting their columns at once does.
+			s.insertBlanks(k * w)
+		}
+		st := s.penStyle()
+		cells := s.g.line(s.y).writable(s.cols)
+		x, end := s.x, s.x+k*w
+		splitWide(cells, x)
+		splitWide(cells, end)
+		fillRepeat(cells[x:end], newCell(r, st, 0), w)
+		s.repeated += end - x
+		n -= k
+		if end < s.cols {
+			s.x = end
+			continue
+		}
+		s.x = s.cols - 1
+		s.pendingWrap = autowrap
+		if !autowrap {
+			// The rest overwrite the last column with the same character,
+			// or, wide, are dropped.
+			return
+		}
 	}
+}
+
+// fillRepeat fills cells with copies of c, w columns each. It copies what
+// it has filled so far, in doubling runs: copy moves whole words at a time.
+func fillRepeat(cells []cell, c cell, w int) {
+	if len(cells) < w {
+		return
+	}
+	if w == 1 {
+		cells[0] = c
+	} else {
+		c.flags = cellWide
+		cells[0], cells[1] = c, newCell(0, c.style(), cellWideTail)
+	}
+	for n := w; n < len(cells); n *= 2 {
+		copy(cells[n:], cells[:n])
+	}
+}
+
+// repeatCount is how many of n copies of a character w columns wide REP
+// must draw for the same result. With autowrap every row after the
+// cursor's is drawn whole from its first column, and past the row where
+// the cursor reaches the bottom margin (or stays, below it) each row drawn
+// is a fresh copy scrolled in, or the same row drawn over. Once every row
+// of the screen and the scrollback has been drawn over twice (insert mode
+// shifts what a row held into its last column the first time), more whole
+// rows change nothing but which ring slots hold them: only the count
+// within the last row matters.
+func (s *Screen) repeatCount(n, w int) int {
+	perRow := s.cols / w
+	if perRow == 0 || !s.modes.has(modeAutowrap) {
+		return n // the loop ends within a row
+	}
+	first := 0 // copies that still fit in the cursor's row
+	if !s.pendingWrap {
+		first = (s.cols - s.x) / w
+	}
+	settled := first + (2*s.rows+s.g.maxHistory+2)*perRow
+	if n <= settled {
+		return n
+	}
+	return settled + (n-settled)%perRow
 }
 
 // alignmentTest is DECALN (ESC # 8): fill the screen with 'E'.

@@ -54,7 +54,7 @@ func (s *Screen) AppendRestore(dst []byte) []byte {
 		// line with the pen's background).
 		if l.wrapped && wrapsItself && len(l.cells) == s.cols {
 			next := g.line(y + 1).cells
-			if trimmedEnd(next, false) > 0 && s.styles.list[next[0].style].bg == colorDefault {
+			if trimmedEnd(next, false) > 0 && s.styles.list[next[0].style()].bg == colorDefault {
 				continue
 			}
 		}
@@ -187,16 +187,16 @@ func (p *painter) paintLine(cells []cell) bool {
 	end := trimmedEnd(cells, false)
 	fill := end
 	if end == len(cells) && end > 0 && cells[end-1].isBlank() && cells[end-1].flags == 0 {
-		bg := cells[end-1].style
+		bg := cells[end-1].style()
 		if st := p.s.styles.list[bg]; st == (style{bg: st.bg}) {
-			for fill > 0 && cells[fill-1].style == bg && cells[fill-1].isBlank() && cells[fill-1].flags == 0 {
+			for fill > 0 && cells[fill-1].style() == bg && cells[fill-1].isBlank() && cells[fill-1].flags == 0 {
 				fill--
 			}
 		}
 	}
 	p.paintCells(cells, fill)
 	if fill < end {
-		p.setStyle(cells[fill].style)
+		p.setStyle(cells[fill].style())
 		p.b = append(p.b, "\x1b[K"...)
 		return false
 	}
@@ -226,7 +226,7 @@ func appendRegion(b []byte, s *Screen) []byte {
 
 // appendPen sets the terminal's pen to st, given that it has the style
 // with index cur.
-func appendPen(b []byte, s *Screen, st *style, cur uint16) []byte {
+func appendPen(b []byte, s *Screen, st *style, cur styleID) []byte {
 	from := s.styles.list[cur]
 	if from.link != st.link {
 		b = appendLink(b, s, st.link)

@@ -47,9 +47,10 @@ type Screen struct {
 	cursorStyle int // DECSCUSR parameter, 0 for the terminal's default
 
 	pen        style
-	penIdx     uint16 // pen's index in the style table
-	eraseBG    color  // cache for eraseStyle
-	eraseIdx   uint16
+	penIdx     styleID // pen's index in the style table, unless penStale
+	penStale   bool
+	eraseBG    color // cache for eraseStyle
+	eraseIdx   styleID
 	eraseValid bool
 
 	top, bottom int    // scroll region: rows [top, bottom)
@@ -79,6 +80,10 @@ type Screen struct {
 	styles   styleTable
 	clusters clusterTable
 	links    linkTable
+	// cellsHeld is how many cells the last compaction walked: see slack.
+	cellsHeld   int
+	compactions int // for tests
+	repeated    int // cells REP has drawn, for tests
 
 	skipped int // bytes WriteBatch has not drawn, for tests
 
@@ -124,9 +129,9 @@ func New(cols, rows, scrollback int) *Screen {
 		HandleEsc: s.esc,
 		HandleOsc: s.osc,
 	}
-	s.styles.reset(style{})
-	s.clusters.reset()
-	s.links.reset("")
+	s.styles.reset(0, style{})
+	s.clusters.reset(0)
+	s.links.reset(0, "")
 	s.tabs = make([]bool, cols)
 	s.resetState()
 	return s
@@ -141,7 +146,7 @@ func clampSize(cols, rows int) (int, int) {
 func (s *Screen) resetState() {
 	s.x, s.y, s.pendingWrap = 0, 0, false
 	s.cursorStyle = 0
-	s.pen, s.penIdx = style{}, 0
+	s.pen, s.penIdx, s.penStale = style{}, 0, false
 	s.top, s.bottom = 0, s.rows
 	s.resetTabs(0)
 	s.charsets, s.gl, s.singleShift = [4]byte{}, 0, 0

@@ -91,7 +91,7 @@ func (s *Screen) sgr(params ansi.Params) {
 	}
 	if pen != s.pen {
 		s.pen = pen
-		s.internPen()
+		s.penChanged()
 	}
 }
 

@@ -58,8 +58,9 @@ func TestSGRKeepsHyperlink(t *testing.T) {
 	}
 }
 
-// TestStyleTableCompaction: a stream of more distinct styles than a cell can
-// index keeps working, and what is on screen keeps its colours.
+// TestStyleTableCompaction: a stream of many more distinct styles than the
+// table keeps at once keeps working, and what is on screen keeps its
+// colours through the compactions.
 func TestStyleTableCompaction(t *testing.T) {
 	s := New(20, 5, 10)
 	s.Write([]byte("\x1b[38;2;1;2;3mkeep\x1b[m\r\n"))

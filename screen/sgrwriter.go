@@ -11,12 +11,12 @@ import (
 type painter struct {
 	s     *Screen
 	b     []byte
-	cur   uint16 // style index the terminal's pen has
-	links bool   // emit hyperlinks
+	cur   styleID // style index the terminal's pen has
+	links bool    // emit hyperlinks
 }
 
 // setStyle makes the terminal's pen style id.
-func (p *painter) setStyle(id uint16) {
+func (p *painter) setStyle(id styleID) {
 	if id == p.cur {
 		return
 	}
@@ -35,7 +35,7 @@ func (p *painter) setStyle(id uint16) {
 }
 
 // appendLink appends the OSC 8 sequence that starts link (or ends any link).
-func appendLink(b []byte, s *Screen, link uint16) []byte {
+func appendLink(b []byte, s *Screen, link uint32) []byte {
 	b = append(b, "\x1b]8;"...)
 	if link == 0 {
 		b = append(b, ';')
@@ -115,7 +115,7 @@ func trimmedEnd(cells []cell, anyStyle bool) int {
 		if c.flags&cellWideTail != 0 && end >= 2 && cells[end-2].flags&cellWide != 0 {
 			break
 		}
-		if !c.isBlank() || !anyStyle && c.style != 0 {
+		if !c.isBlank() || !anyStyle && c.style() != 0 {
 			break
 		}
 		end--
@@ -128,7 +128,7 @@ func trimmedEnd(cells []cell, anyStyle bool) int {
 func (p *painter) paintCells(cells []cell, end int) {
 	for x := 0; x < end; x++ {
 		c := cells[x]
-		p.setStyle(c.style)
+		p.setStyle(c.style())
 		switch {
 		case c.flags&cellWideTail != 0:
 			if x == 0 || cells[x-1].flags&cellWide == 0 {

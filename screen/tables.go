@@ -4,33 +4,53 @@ import "unicode/utf8"
 
 // The side tables grow with the distinct styles, clusters and hyperlinks an
 // application uses. A long-running session can use an unbounded number of
-// them (a truecolor gradient makes a new style per cell), so when a table is
-// full the screen compacts all three: it marks what the cells, the pen and
-// the saved cursors still refer to and renumbers. Compaction walks every
-// cell, which is fine because it happens at most once per tableLimit new
-// entries.
+// them (a truecolour image makes a new style per cell), so the screen
+// compacts all three now and then: it marks what the cells, the pen and the
+// saved cursors still refer to and renumbers. Compaction walks every cell,
+// so it must be paid for by many new entries, however many are live: a
+// table is due only once it has taken as many new entries since the last
+// compaction as that one kept, plus a slack (see slack). Each new entry
+// then pays for a bounded share of a walk, and a table holds at most twice
+// its live entries plus the slack.
 const (
-	maxStyles       = 1<<16 - 1 // style indexes are uint16
-	maxLinks        = 1<<16 - 1 // link indexes are uint16
-	maxClusters     = 1 << 16
+	maxStyles       = 1<<24 - 1 // a cell holds 24 bits of styleID
+	maxLinks        = 1<<24 - 1
+	maxClusters     = 1 << 24
 	maxClusterBytes = 32   // combining characters past this are dropped
 	maxLinkBytes    = 2048 // longer hyperlinks are ignored
+
+	// compactFloor is the fewest new entries that pay for a compaction:
+	// below it the walk would cost more than the entries.
+	compactFloor = 4096
+	// cellsPerEntry is how many cells a compaction walks per new entry at
+	// most, on a screen whose tables hold few live entries: the slack
+	// grows with the cells held.
+	cellsPerEntry = 32
 )
 
 // internTable numbers the distinct values a screen uses, in the order they
 // are first added. Its map is made on the first entry: most screens (an
 // idle shell's) never intern anything, and an idle server holds one screen
 // per session.
-type internTable[K comparable, ID ~int32 | ~uint16] struct {
+type internTable[K comparable, ID ~int32 | ~uint32] struct {
 	list  []K
 	index map[K]ID
+
+	// kept is how many entries the last compaction kept, and added how
+	// many new ones have been asked for since (including any the table was
+	// too full to take): see due.
+	kept, added int
 }
 
 // reset empties t, keeping reserved as its first entries; they are never
-// looked up, so their indexes are only ever given out by the caller.
-func (t *internTable[K, ID]) reset(reserved ...K) {
-	t.list = append(t.list[:0], reserved...)
+// looked up, so their indexes are only ever given out by the caller. The
+// map is made for capacity entries, when there are any.
+func (t *internTable[K, ID]) reset(capacity int, reserved ...K) {
+	t.list = append(make([]K, 0, max(capacity, len(reserved))), reserved...)
 	t.index = nil
+	if capacity > 0 {
+		t.index = make(map[K]ID, capacity)
+	}
 }
 
 func (t *internTable[K, ID]) lookup(k K) (ID, bool) {
@@ -45,11 +65,24 @@ func (t *internTable[K, ID]) add(k K) ID {
 		t.index = map[K]ID{}
 	}
 	t.index[k] = id
+	t.added++
 	return id
 }
 
+// due reports whether a compaction has been paid for by the entries t has
+// taken since the last one.
+func (t *internTable[K, ID]) due(slack int) bool {
+	return t.added >= t.kept+slack
+}
+
+// compacted records that a compaction has just left t with its live
+// entries.
+func (t *internTable[K, ID]) compacted() {
+	t.kept, t.added = len(t.list), 0
+}
+
 // styleTable interns styles. Index 0 is always the default style.
-type styleTable = internTable[style, uint16]
+type styleTable = internTable[style, styleID]
 
 // clusterTable interns grapheme clusters (a base character followed by
 // combining characters), which do not fit in a cell's rune.
@@ -57,43 +90,60 @@ type clusterTable = internTable[string, int32]
 
 // linkTable interns OSC 8 hyperlinks as their "params;uri" text, which is
 // exactly what a restore writes back. Index 0 means no link.
-type linkTable = internTable[string, uint16]
+type linkTable = internTable[string, uint32]
 
 // lookupStyle is styles.lookup with the default style, which is never in
 // the map, at index 0.
-func (s *Screen) lookupStyle(st style) (uint16, bool) {
+func (s *Screen) lookupStyle(st style) (styleID, bool) {
 	if st == (style{}) {
 		return 0, true
 	}
 	return s.styles.lookup(st)
 }
 
-// internPen makes s.pen's index current. It is the only way a style other
-// than a background-only one enters the table, which keeps compaction simple:
-// compaction rewrites s.pen itself, so a caller never holds a stale style.
-func (s *Screen) internPen() {
-	s.penIdx = s.internStyle(&s.pen)
+// penChanged records that s.pen is not the style penIdx numbers any more.
+// The pen is interned when a cell is drawn with it (see penStyle), not
+// when it changes: an image sets the foreground and the background of
+// each cell with two SGR sequences, and the style between them would be
+// one more new entry per cell.
+func (s *Screen) penChanged() { s.penStale = true }
+
+// penStyle returns the pen's index, interning it first if it changed. It
+// is the only way a style other than a background-only one enters the
+// table, which keeps compaction simple: compaction rewrites s.pen itself
+// and leaves it to be interned again, so a caller never holds a stale
+// style.
+func (s *Screen) penStyle() styleID {
+	if s.penStale {
+		s.penIdx = s.internStyle(&s.pen)
+		s.penStale = false
+	}
+	return s.penIdx
 }
 
-func (s *Screen) internStyle(st *style) uint16 {
+func (s *Screen) internStyle(st *style) styleID {
 	if id, ok := s.lookupStyle(*st); ok {
 		return id
 	}
-	if len(s.styles.list) >= maxStyles {
+	if s.styles.due(s.slack()) {
 		s.compact()
 		if id, ok := s.lookupStyle(*st); ok {
 			return id
 		}
-		if len(s.styles.list) >= maxStyles {
-			return 0 // more live styles than indexes: draw in the default style
-		}
+	}
+	if len(s.styles.list) >= maxStyles {
+		s.styles.added++ // so that a table full of live styles is compacted again in time
+		return 0         // more live styles than indexes: draw in the default style
 	}
 	return s.styles.add(*st)
 }
 
 // eraseStyle is the style of cells that erase, scroll and insert operations
-// create: the pen's background colour and nothing else.
-func (s *Screen) eraseStyle() uint16 {
+// create: the pen's background colour and nothing else. The pen is
+// interned first, so that output that draws and output that only erases
+// or scrolls intern the two in the same order (WriteBatch relies on it).
+func (s *Screen) eraseStyle() styleID {
+	s.penStyle()
 	if s.pen.bg == colorDefault {
 		return 0
 	}
@@ -114,28 +164,36 @@ func (s *Screen) internCluster(text []byte) int32 {
 	if id, ok := s.clusters.index[string(text)]; ok { // indexed directly: the conversion then does not allocate
 		return id
 	}
-	if len(s.clusters.list) >= maxClusters {
+	if s.clusters.due(s.slack()) {
 		s.compact()
-		if len(s.clusters.list) >= maxClusters {
-			return -1
-		}
+	}
+	if len(s.clusters.list) >= maxClusters {
+		s.clusters.added++
+		return -1
 	}
 	return s.clusters.add(string(text))
 }
 
 // internLink returns the link index of "params;uri", or 0 if the table is
 // full of live links.
-func (s *Screen) internLink(text []byte) uint16 {
+func (s *Screen) internLink(text []byte) uint32 {
 	if id, ok := s.links.index[string(text)]; ok {
 		return id
 	}
-	if len(s.links.list) >= maxLinks {
+	if s.links.due(s.slack()) {
 		s.compact()
-		if len(s.links.list) >= maxLinks {
-			return 0
-		}
+	}
+	if len(s.links.list) >= maxLinks {
+		s.links.added++
+		return 0
 	}
 	return s.links.add(string(text))
+}
+
+// slack is the fewest new entries that pay for a compaction: compactFloor,
+// or more on a screen holding so many cells that the walk would cost more.
+func (s *Screen) slack() int {
+	return max(compactFloor, s.cellsHeld/cellsPerEntry)
 }
 
 // cellText appends the characters of c (not its style) to dst.
@@ -166,17 +224,21 @@ func (s *Screen) forEachLine(f func(l *line)) {
 // compact drops the styles, clusters and links nothing refers to any more and
 // renumbers the rest.
 func (s *Screen) compact() {
+	s.compactions++
 	usedStyle := make([]bool, len(s.styles.list))
 	usedCluster := make([]bool, len(s.clusters.list))
 	usedStyle[0] = true
+	cells := 0
 	s.forEachLine(func(l *line) {
+		cells += len(l.cells)
 		for _, c := range l.cells {
-			usedStyle[c.style] = true
+			usedStyle[c.style()] = true
 			if c.flags&cellCluster != 0 {
 				usedCluster[c.r] = true
 			}
 		}
 	})
+	s.cellsHeld = cells
 
 	// Links: those of live styles, of the pen and of the saved cursors.
 	usedLink := make([]bool, len(s.links.list))
@@ -192,9 +254,9 @@ func (s *Screen) compact() {
 	for _, p := range pens {
 		usedLink[p.link] = true
 	}
-	linkMap := make([]uint16, len(s.links.list))
+	linkMap := make([]uint32, len(s.links.list))
 	oldLinks := s.links.list
-	s.links.reset("")
+	s.links.reset(countTrue(usedLink[1:]), "")
 	for i, text := range oldLinks {
 		if i == 0 || !usedLink[i] {
 			continue
@@ -205,10 +267,9 @@ func (s *Screen) compact() {
 		p.link = linkMap[p.link]
 	}
 
-	styleMap := make([]uint16, len(s.styles.list))
+	styleMap := make([]styleID, len(s.styles.list))
 	oldStyles := s.styles.list
-	s.styles = styleTable{}
-	s.styles.reset(style{})
+	s.styles.reset(countTrue(usedStyle[1:])+1, style{}) // and the pen's
 	for i, st := range oldStyles {
 		if i == 0 || !usedStyle[i] {
 			continue
@@ -223,8 +284,7 @@ func (s *Screen) compact() {
 
 	clusterMap := make([]int32, len(s.clusters.list))
 	oldClusters := s.clusters.list
-	s.clusters = clusterTable{}
-	s.clusters.reset()
+	s.clusters.reset(countTrue(usedCluster))
 	for i, text := range oldClusters {
 		if !usedCluster[i] {
 			continue
@@ -235,17 +295,25 @@ func (s *Screen) compact() {
 	s.forEachLine(func(l *line) {
 		for i := range l.cells {
 			c := &l.cells[i]
-			c.style = styleMap[c.style]
+			c.setStyle(styleMap[c.style()])
 			if c.flags&cellCluster != 0 {
 				c.r = clusterMap[c.r]
 			}
 		}
 	})
+	s.styles.compacted()
+	s.clusters.compacted()
+	s.links.compacted()
 	s.eraseValid = false
-	s.penIdx = 0 // the pen may not be in the table any more; the caller re-interns
-	if id, ok := s.lookupStyle(s.pen); ok {
-		s.penIdx = id
-	} else if len(s.styles.list) < maxStyles {
-		s.penIdx = s.styles.add(s.pen)
+	s.penChanged() // the pen may not be in the table any more
+}
+
+func countTrue(bs []bool) int {
+	n := 0
+	for _, b := range bs {
+		if b {
+			n++
+		}
 	}
+	return n
 }

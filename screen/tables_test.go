@@ -1,0 +1,150 @@
+package screen
+
+import (
+	"fmt"
+	"strconv"
+	"testing"
+	"unicode/utf8"
+)
+
+// The streams of hostile_bench_test.go, 200,000 cells each, on a screen
+// whose scrollback holds more cells (81,920) than a 16-bit index can
+// number: more entries are live than the tables used to hold, and each
+// new entry cost a compaction, a walk of every cell.
+const (
+	hostileCells                        = 200000
+	hostileCols, hostileRows, hostileSB = 80, 24, 1000
+	// maxCompactions bounds the compactions of a hostile stream: the
+	// table doubles up to the live entries (log2(81,920/4,096) < 5
+	// compactions), then takes at least as many new entries as are live
+	// between two (2 per cell at most: 4 more), with room to spare.
+	maxCompactions = 16
+)
+
+// feedHostile writes the cells of gen (first, n) a line at a time and fails
+// as soon as there have been more than maxCompactions compactions.
+func feedHostile(t *testing.T, s *Screen, gen func(first, n int) []byte) {
+	t.Helper()
+	for first := 0; first < hostileCells; first += hostileCols {
+		s.Write(gen(first, hostileCols))
+		if s.compactions > maxCompactions {
+			t.Fatalf("%d compactions after %d cells, want at most %d in all", s.compactions, first+hostileCols, maxCompactions)
+		}
+	}
+	t.Logf("%d compactions; %d styles, %d links, %d clusters", s.compactions, len(s.styles.list), len(s.links.list), len(s.clusters.list))
+}
+
+// checkHostile checks every cell the screen holds with want (given the
+// cell's number in the stream), that a restore reproduces the screen and
+// scrollback, and that no table holds more than twice its live entries
+// plus the slack.
+func checkHostile(t *testing.T, s *Screen, want func(t *testing.T, n int, v cellView)) {
+	t.Helper()
+	g := s.primary
+	if g.history != hostileSB {
+		t.Fatalf("history %d", g.history)
+	}
+	// The stream ends with a line feed: the last of its lines is the
+	// second-last row.
+	last := hostileCells/hostileCols - 1
+	for y := -g.history; y < s.rows-1; y++ {
+		cells := rowCells(g.line(y), s.cols)
+		for x := range s.cols {
+			want(t, (last-(s.rows-2-y))*hostileCols+x, view(s, cells, x))
+			if t.Failed() {
+				t.Fatalf("cell %d,%d", x, y)
+			}
+		}
+	}
+	r := New(hostileCols, hostileRows, hostileSB)
+	r.Write(s.AppendRestore(nil))
+	if d := diffModels(s, r, true); len(d) > 0 {
+		t.Fatalf("restore differs:\n%s", joinDiffs(d))
+	}
+
+	liveStyles, liveLinks, liveClusters := map[style]bool{}, map[string]bool{}, map[string]bool{}
+	s.forEachLine(func(l *line) {
+		for _, c := range l.cells {
+			st := s.styles.list[c.style()]
+			liveStyles[st] = true
+			liveLinks[s.links.list[st.link]] = true
+			if c.flags&cellCluster != 0 {
+				liveClusters[s.clusters.list[c.r]] = true
+			}
+		}
+	})
+	for _, tb := range []struct {
+		name       string
+		held, live int
+	}{
+		{"styles", len(s.styles.list), len(liveStyles)},
+		{"links", len(s.links.list), len(liveLinks)},
+		{"clusters", len(s.clusters.list), len(liveClusters)},
+	} {
+		if tb.held > 2*tb.live+s.slack()+3 { // 3: the pen and saved pens' styles and links
+			t.Errorf("%s table holds %d entries for %d live", tb.name, tb.held, tb.live)
+		}
+	}
+}
+
+// TestManyLiveStyles: a truecolour image (a distinct foreground and
+// background per cell) larger than 65,536 cells, drawn whole, with a
+// bounded number of compactions.
+func TestManyLiveStyles(t *testing.T) {
+	s := New(hostileCols, hostileRows, hostileSB)
+	feedHostile(t, s, func(first, n int) []byte { return truecolourImage(first, n/hostileCols, hostileCols) })
+	checkHostile(t, s, func(t *testing.T, n int, v cellView) {
+		want := style{fg: rgbColor(n>>16&0xff, n>>8&0xff, n&0xff), bg: rgbColor(^n>>16&0xff, ^n>>8&0xff, ^n&0xff)}
+		if v.text != "▀" || v.st != want {
+			t.Errorf("cell %d: %v, want ▀ in %+v", n, v, want)
+		}
+	})
+}
+
+// TestManyLiveLinks: 200,000 cells, each its own hyperlink.
+func TestManyLiveLinks(t *testing.T) {
+	s := New(hostileCols, hostileRows, hostileSB)
+	feedHostile(t, s, func(first, n int) []byte { return distinctLinks(first, n, hostileCols) })
+	checkHostile(t, s, func(t *testing.T, n int, v cellView) {
+		if want := ";https://example.com/page/" + strconv.Itoa(n); v.text != "L" || v.link != want {
+			t.Errorf("cell %d: %v, want L linked to %q", n, v, want)
+		}
+	})
+}
+
+// TestManyLiveClusters: 200,000 cells, each its own grapheme cluster.
+func TestManyLiveClusters(t *testing.T) {
+	s := New(hostileCols, hostileRows, hostileSB)
+	feedHostile(t, s, func(first, n int) []byte { return distinctClusters(first, n, hostileCols) })
+	checkHostile(t, s, func(t *testing.T, n int, v cellView) {
+		want := string(rune('a' + n%hostileCols%26))
+		for k, m := 0, n; k < 3; k, m = k+1, m/112 {
+			want = string(utf8.AppendRune([]byte(want), rune(0x300+m%112)))
+		}
+		if v.text != want {
+			t.Errorf("cell %d: %v, want %q", n, v, want)
+		}
+	})
+}
+
+// TestFewLiveManyNew: styles that live a moment each (drawn over at once)
+// compact about once per compactFloor new ones, and the table never holds
+// more than the floor's worth.
+func TestFewLiveManyNew(t *testing.T) {
+	const n = 250000
+	s := New(hostileCols, hostileRows, hostileSB)
+	var b []byte
+	for i := range n {
+		b = fmt.Appendf(b, "\x1b[38;2;%d;%d;%dmx\b", i>>16, i>>8&0xff, i&0xff)
+	}
+	s.Write(b)
+	if want := n/compactFloor + 1; s.compactions > want {
+		t.Errorf("%d compactions, want at most %d", s.compactions, want)
+	}
+	if held := len(s.styles.list); held > compactFloor+3 {
+		t.Errorf("style table holds %d", held)
+	}
+	if st := styleAt(s, 0, 0); st.fg != rgbColor(3, 208, 143) {
+		t.Errorf("last cell's style %+v", st)
+	}
+}
