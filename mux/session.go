@@ -508,6 +508,7 @@ func (ss *session) detach(c *client) {
 	}
 	ss.mu.Unlock()
 	c.close(0, nil)
+	ss.srv.clientLeft()
 }
 
 func (ss *session) resize(c *client, cols, rows int) {
