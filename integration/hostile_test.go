@@ -7,8 +7,12 @@ import (
 	"fmt"
 	"net"
 	"os"
+	"os/exec"
 	"path/filepath"
+	"slices"
+	"syscall"
 	"testing"
+	"time"
 
 	"wr/wire"
 )
@@ -190,4 +194,135 @@ func TestLsAnswersWhileAModelCatchesUp(t *testing.T) {
 		t.Fatal("the attach was accepted before the quiet session echoed: the model caught up too fast to tell anything")
 	}
 	t.Logf("wr ls answered 3 times and the quiet session echoed while the hostile attach was still drawing its backlog")
+}
+
+// BenchmarkHostile: while a hostile stream pours into session B, and then
+// while a client attaching to B waits for B's model to draw what it is
+// behind by (at most hostileWindow in all; stream-drawn says whether it
+// got there), wr ls
+// runs in a loop and keystrokes are echoed in a quiet session A. Reports
+// wr ls's p50 and p99, A's echo p50 and p99 under the load and its p99
+// idle just before, and the ratio. Targets (issue 14): ls p99 <= 50 ms,
+// echo p99 under load <= 2x idle.
+//
+//	go test -run '^$' -bench Hostile ./integration
+func BenchmarkHostile(b *testing.B) {
+	streams := []struct {
+		name string
+		make func() []byte
+	}{
+		{"truecolour", func() []byte { return truecolourStream(4) }},
+		{"osc8-links", func() []byte { return linkStream(200000) }},
+		{"graphemes", func() []byte { return clusterStream(200000) }},
+		{"rep", func() []byte { return repStream(6 << 20) }},
+	}
+	for _, st := range streams {
+		b.Run(st.name, func(b *testing.B) {
+			path := writeStream(b, "hostile-"+st.name+".bin", st.make())
+			for i := 0; i < b.N; i++ {
+				hostileRun(b, path)
+			}
+		})
+	}
+}
+
+// hostileWindow caps how long one stream is measured: the model may take
+// far longer than that to draw it all.
+const hostileWindow = 10 * time.Second
+
+func hostileRun(b *testing.B, path string) {
+	e := newEnv(b)
+	// The model may be in the middle of drawing a batch that takes minutes
+	// (true colour today): a stopped server would finish it before it
+	// exits, and the harness waits for it only 3 s. So it is killed (and
+	// its sessions hung up) before the harness stops it.
+	pid := 0
+	b.Cleanup(func() {
+		if pid != 0 {
+			_ = syscall.Kill(pid, syscall.SIGKILL)
+		}
+	})
+	e.mustWr("new", "-d", "a", "--", "sh", "-c", "stty raw -echo; dd bs=1 count=1 >/dev/null 2>&1; echo ECHO-READY-$((6*7)); exec cat")
+	a, ready := startSinkWatching(b, "ECHO-READY-42", e.vars, 80, 24, wrBin, "attach", "a")
+	a.send(b, "!")
+	waitFor(b, ready, "session a")
+	pid = e.serverPID()
+	echo := func(n int) []time.Duration {
+		var lat []time.Duration
+		for r := 0; r < n; r++ {
+			c := byte('a' + r%26)
+			hit := a.watch(string([]byte{c}))
+			start := time.Now()
+			a.send(b, string([]byte{c}))
+			waitFor(b, hit, "echo")
+			lat = append(lat, time.Since(start))
+		}
+		return lat
+	}
+	echo(20)
+	idle := echo(200)
+
+	done := filepath.Join(e.dir, "written")
+	start := time.Now()
+	e.mustWr("new", "-d", "b", "--", "sh", "-c", fmt.Sprintf("cat %s; : > %s; exec sleep 1000", path, done))
+	finished := func() bool { _, err := os.Stat(done); return err == nil }
+	stop := make(chan struct{})
+	lsDone := make(chan []time.Duration)
+	go func() {
+		var lat []time.Duration
+		for {
+			select {
+			case <-stop:
+				lsDone <- lat
+				return
+			default:
+			}
+			t0 := time.Now()
+			cmd := exec.Command(wrBin, "ls")
+			cmd.Env = e.vars
+			if err := cmd.Run(); err != nil {
+				b.Errorf("wr ls: %v", err)
+			}
+			lat = append(lat, time.Since(t0))
+		}
+	}()
+	// The window: until the stream is written and then a client attaching
+	// to B has been accepted, which is once B's model has drawn all of it.
+	var load []time.Duration
+	var rc *rawClient
+	for time.Since(start) < hostileWindow {
+		if rc == nil && finished() {
+			rc = rawAttach(b, e.socket, "b", 80, 24)
+		}
+		if rc != nil && closed(rc.attached) {
+			break
+		}
+		load = append(load, echo(10)...)
+	}
+	window := time.Since(start)
+	close(stop)
+	ls := <-lsDone
+	pct := func(xs []time.Duration, p int) time.Duration {
+		if len(xs) == 0 {
+			return 0
+		}
+		slices.Sort(xs)
+		return xs[min(len(xs)*p/100, len(xs)-1)]
+	}
+	ms := func(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
+	b.ReportMetric(ms(pct(ls, 50)), "ls-p50-ms")
+	b.ReportMetric(ms(pct(ls, 99)), "ls-p99-ms")
+	b.ReportMetric(float64(len(ls)), "ls-runs")
+	b.ReportMetric(float64(pct(idle, 99).Microseconds()), "echo-idle-p99-µs")
+	b.ReportMetric(float64(pct(load, 50).Microseconds()), "echo-load-p50-µs")
+	b.ReportMetric(float64(pct(load, 99).Microseconds()), "echo-load-p99-µs")
+	if v := pct(idle, 99); v > 0 {
+		b.ReportMetric(float64(pct(load, 99))/float64(v), "echo-p99-load/idle")
+	}
+	b.ReportMetric(window.Seconds(), "window-s")
+	drawn := 0.0
+	if rc != nil && closed(rc.attached) {
+		drawn = 1
+	}
+	b.ReportMetric(drawn, "stream-drawn")
 }
