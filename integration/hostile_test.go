@@ -326,3 +326,31 @@ func hostileRun(b *testing.B, path string) {
 	}
 	b.ReportMetric(drawn, "stream-drawn")
 }
+
+// Issue 14, item 2: a killed session's model draws nothing more: the
+// session leaves wr ls as soon as its processes are gone, however far
+// behind its model was (x ESC[3000b: megabytes that take minutes to draw).
+// Before the fix, end() drew the whole backlog first, and the killed
+// session sat in wr ls for minutes.
+func TestKilledSessionLeavesWithItsBacklog(t *testing.T) {
+	e := newEnv(t)
+	hostile := writeStream(t, "hostile-kill.bin", repStream(1<<20))
+	marks := filepath.Join(e.dir, "marks")
+	e.mustWr("new", "-d", "keep", "--", "sleep", "1000")
+	e.mustWr("new", "-d", "hostile", "--", "sh", "-c",
+		fmt.Sprintf("i=0; while :; do cat %s; i=$((i+1)); echo $i > %s; done", hostile, marks))
+	e.eventually("the hostile session to print 12 MiB", func() bool {
+		b, _ := os.ReadFile(marks)
+		var n int
+		fmt.Sscan(string(b), &n)
+		return n >= 12
+	})
+	e.mustWr("kill", "hostile")
+	e.eventually("the killed session to leave wr ls", func() bool {
+		_, ok := e.session("hostile")
+		return !ok
+	})
+	if _, ok := e.session("keep"); !ok {
+		t.Fatal("the other session is gone")
+	}
+}
