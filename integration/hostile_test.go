@@ -312,6 +312,7 @@ func hostileRun(b *testing.B, path string) {
 	ms := func(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
 	b.ReportMetric(ms(pct(ls, 50)), "ls-p50-ms")
 	b.ReportMetric(ms(pct(ls, 99)), "ls-p99-ms")
+	b.ReportMetric(ms(pct(ls, 100)), "ls-max-ms")
 	b.ReportMetric(float64(len(ls)), "ls-runs")
 	b.ReportMetric(float64(pct(idle, 99).Microseconds()), "echo-idle-p99-µs")
 	b.ReportMetric(float64(pct(load, 50).Microseconds()), "echo-load-p50-µs")
