@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -82,5 +83,39 @@ func TestLockCaughtUpLeavesTheSessionLockFree(t *testing.T) {
 	m.unlock()
 	if !strings.Contains(got, "the-last-line") {
 		t.Fatalf("the chunk pushed during the catch-up was not drawn:\n%s", got)
+	}
+}
+
+// A session being killed stops drawing at once: a batch in the middle of
+// being drawn ends at the next yield, what is left of it is dropped (and
+// counted off the lag), and the model is usable afterwards.
+func TestKilledModelStopsDrawing(t *testing.T) {
+	var mu sync.Mutex
+	var killed atomic.Bool
+	m := newModel(80, 24, 2000, &mu, func() bool { return false }, func([]byte) {})
+	m.dropped = killed.Load
+	chunk := []byte(strings.Repeat("\x1b[31mred\x1b[0m \r\n", 4096/16))
+	mu.Lock()
+	var ops []modelOp
+	for n := 0; n < 1<<20; n += len(chunk) {
+		ops = append(ops, modelOp{chunk: chunk})
+		m.lag.Add(int64(len(chunk)))
+	}
+	ops = append(ops, modelOp{chunk: []byte("the-end\r\n")})
+	m.lag.Add(9)
+	mu.Unlock()
+	killed.Store(true)
+	m.mu.Lock()
+	m.apply(ops)
+	got := string(m.scr.AppendText(nil, screen.TextOptions{}))
+	m.mu.Unlock()
+	if strings.Contains(got, "the-end") {
+		t.Fatal("the killed session's batch was drawn to its end")
+	}
+	if lag := m.lag.Load(); lag != 0 {
+		t.Fatalf("lag %d after the dropped batch, want 0", lag)
+	}
+	if len(m.batch) != 0 {
+		t.Fatalf("apply kept %d chunks", len(m.batch))
 	}
 }

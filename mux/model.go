@@ -1,6 +1,7 @@
 package mux
 
 import (
+	"errors"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -99,6 +100,10 @@ func newModel(cols, rows, scrollback int, sessionMu *sync.Mutex, nobody func() b
 	// no lock the other sessions need, and its own session's reader is
 	// held back anyway).
 	m.scr.SetYield(4<<10, func() {
+		if m.isDropped() {
+			// Killed: the rest of the batch is never drawn (apply).
+			panic(errDropped)
+		}
 		if (m.catching || m.yielding && m.waiting.Load() == 0) && time.Since(m.yielded) >= feedSlice {
 			time.Sleep(feedPause)
 			m.yielded = time.Now()
@@ -280,10 +285,23 @@ func (m *model) awaitCatchUp() {
 
 // apply feeds ops to the screen. Called with mu held. The chunks between
 // two resizes go to the screen in one WriteBatch, which skips what a burst
-// scrolls out of the scrollback anyway.
+// scrolls out of the scrollback anyway. For a session being killed it stops
+// at the next yield (errDropped).
 func (m *model) apply(ops []modelOp) {
 	var n int64
+	for _, op := range ops {
+		n += int64(len(op.chunk))
+	}
 	batch := m.batch[:0]
+	defer func() {
+		clear(batch)
+		m.batch = batch[:0]
+		m.lag.Add(-n)
+		clear(ops)
+		if r := recover(); r != nil && r != errDropped {
+			panic(r)
+		}
+	}()
 	for _, op := range ops {
 		if op.chunk == nil {
 			m.scr.WriteBatch(batch)
@@ -292,14 +310,17 @@ func (m *model) apply(ops []modelOp) {
 			continue
 		}
 		batch = append(batch, op.chunk)
-		n += int64(len(op.chunk))
 	}
 	m.scr.WriteBatch(batch)
-	clear(batch)
-	m.batch = batch[:0]
-	m.lag.Add(-n)
-	clear(ops)
 }
+
+// errDropped stops a batch being drawn for a session that is being killed:
+// the screen's yield panics with it between two chunks (where the screen
+// is as if the output had ended there, which nobody reads any more) and
+// apply recovers it. A batch of hostile output can take seconds to draw
+// (minutes, for some streams, before the screen is made cheaper), and a
+// killed session must not hold the server's one P, or its stop, for that.
+var errDropped = errors.New("mux: the session is being killed")
 
 // catchUp waits until the feeder has brought the lag down to half of
 // maxModelLag. The PTY reader calls it: the reader is what must wait.
