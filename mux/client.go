@@ -17,6 +17,10 @@ import (
 // session never waits for it.
 const maxQueued = 4 << 20
 
+// clientReadBuffer is the buffer an attached client's frames are read
+// through (see readClient).
+const clientReadBuffer = 4 << 10
+
 // frame is one queued message for a client.
 type frame struct {
 	t wire.Type

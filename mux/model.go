@@ -1,6 +1,7 @@
 package mux
 
 import (
+	"errors"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -16,15 +17,23 @@ const maxModelLag = 16 << 20
 // path: the reader only appends each chunk (and each resize) to pending,
 // in the order it fans them out, and a feeder goroutine applies them.
 // Whoever needs the screen as the clients have it (a restore, a redraw, a
-// capture) takes mu, then the session's mu, and applies what is pending
-// first, so the snapshot is exactly at the fan-out position.
+// capture) calls lockCaughtUp, which applies what is pending and returns
+// holding mu and the session's mu with nothing pending, so the snapshot is
+// exactly at the fan-out position.
 //
 // Lock order: model.mu before session.mu, never the other way round.
+// Neither lock that another session, wr ls or input needs is held while a
+// backlog is drawn: the feeder and lockCaughtUp take the session's mu only
+// to take a batch of ops off pending (a slice header, not the drawing),
+// and draw it with model.mu alone. The session's mu is what wr ls (info),
+// fan-out, input and the size rules take; none of them ever takes
+// model.mu.
 type model struct {
 	mu       sync.Mutex // held while feeding
 	scr      *screen.Screen
 	batch    [][]byte  // apply's, kept between calls; guarded by mu
 	yielding bool      // the feeder is applying: let others run now and then; guarded by mu
+	catching bool      // lockCaughtUp is applying: let others run even while someone waits; guarded by mu
 	yielded  time.Time // when the feeder last let others run; guarded by mu
 
 	sessionMu *sync.Mutex // the session's mu, which guards the fields below
@@ -43,7 +52,18 @@ type model struct {
 	feeding atomic.Bool  // a feeder is running
 	kicked  atomic.Bool  // there may be ops the running feeder has not taken
 	passes  atomic.Int64 // batches the feeder has applied, for tests
-	waiting atomic.Int32 // lockModel callers waiting for mu
+	waiting atomic.Int32 // lockCaughtUp callers waiting for mu
+
+	// hold, while lockCaughtUp draws a backlog, is a channel the PTY reader
+	// waits on before it fans out its next chunk, closed when the model has
+	// caught up: the backlog then only shrinks, so the catch-up ends and
+	// finishes with nothing left to draw under the session's mu. Only the
+	// session being caught up waits (as it does on a full terminal).
+	hold atomic.Pointer[chan struct{}]
+
+	// dropped reports that the session is being killed: what is pending is
+	// discarded, never drawn, and no more is queued. nil: never.
+	dropped func() bool
 
 	nobody  func() bool    // no client attached: the model answers queries
 	answer  func(p []byte) // writes the model's answers to the PTY
@@ -74,11 +94,17 @@ func newModel(cols, rows, scrollback int, sessionMu *sync.Mutex, nobody func() b
 	// goes back on the run queue, which is served before the poll; nor
 	// would a sleep too short to outlast the scheduler's way to the poll,
 	// as expired timers are run first.) With nothing else to run the sleep
-	// can last a millisecond; only the model's catching up waits for it. Not while lockModel is held (that
-	// would stall the session's reader too), nor while a lockModel caller
-	// waits for the feeder to finish.
+	// can last a millisecond; only the model's catching up waits for it.
+	// The feeder does not yield while a lockCaughtUp caller waits for it to
+	// finish; lockCaughtUp's own drawing of a backlog yields too (it holds
+	// no lock the other sessions need, and its own session's reader is
+	// held back anyway).
 	m.scr.SetYield(4<<10, func() {
-		if m.yielding && m.waiting.Load() == 0 && time.Since(m.yielded) >= feedSlice {
+		if m.isDropped() {
+			// Killed: the rest of the batch is never drawn (apply).
+			panic(errDropped)
+		}
+		if (m.catching || m.yielding && m.waiting.Load() == 0) && time.Since(m.yielded) >= feedSlice {
 			time.Sleep(feedPause)
 			m.yielded = time.Now()
 		}
@@ -108,8 +134,14 @@ const (
 	feedDelay = 2 * time.Millisecond
 )
 
+// isDropped reports whether the session's output is no longer drawn.
+func (m *model) isDropped() bool { return m.dropped != nil && m.dropped() }
+
 // push queues an op. Called with the session's mu held.
 func (m *model) push(op modelOp) {
+	if m.stopped || m.isDropped() {
+		return
+	}
 	m.pending = append(m.pending, op)
 	m.pushed += int64(len(op.chunk))
 	lag := m.lag.Add(int64(len(op.chunk)))
@@ -152,28 +184,124 @@ func (m *model) kick() {
 	}
 }
 
-// stop ends feeding for a session that has ended. Called with the
-// session's mu held.
+// stop ends feeding for a session that has ended, discarding whatever is
+// still pending. Called with the session's mu held.
 func (m *model) stop() {
 	m.stopped = true
 	if m.timer != nil {
 		m.timer.Stop()
 	}
+	m.discard(m.pending)
+	m.pending = nil
 }
 
-// sync applies everything pending. Called with mu and the session's mu held.
+// discard drops ops without drawing them.
+func (m *model) discard(ops []modelOp) {
+	var n int64
+	for _, op := range ops {
+		n += int64(len(op.chunk))
+	}
+	m.lag.Add(-n)
+	clear(ops)
+}
+
+// sync applies everything pending. Called with mu and the session's mu
+// held, only where nothing but ops the caller itself just pushed (a
+// resize) can be pending: the backlog is lockCaughtUp's.
 func (m *model) sync() {
 	ops := m.pending
 	m.pending = nil
 	m.apply(ops)
 }
 
+// lockCaughtUp takes mu and then the session's mu, and returns holding both
+// with nothing pending: the screen exactly as every client has it. The
+// backlog is drawn in batches (splitBatch) with mu alone: the session's mu
+// is held only to take each batch off pending. While a backlog is drawn,
+// the session's PTY reader holds its next chunk back (hold), so the
+// backlog shrinks to nothing and the catch-up ends, however slow the
+// drawing; the one chunk a reader may have been fanning out as the hold
+// began is taken by the next batch. A session being killed draws nothing
+// more: its backlog is discarded. A backlog of feedBatch or more is told to
+// begin (with its size, outside the session's mu) before it is drawn.
+func (m *model) lockCaughtUp(begin func(backlog int64)) {
+	m.waiting.Add(1) // the feeder stops yielding: finish, we wait
+	m.mu.Lock()
+	m.waiting.Add(-1)
+	var held chan struct{}
+	for {
+		m.sessionMu.Lock()
+		if len(m.pending) == 0 {
+			break
+		}
+		if m.isDropped() {
+			m.discard(m.pending)
+			m.pending = nil
+			break
+		}
+		first := held == nil
+		if first {
+			held = make(chan struct{})
+			m.hold.Store(&held)
+		}
+		ops, rest := splitBatch(m.pending)
+		m.pending = rest
+		m.sessionMu.Unlock()
+		if lag := m.lag.Load(); first && lag >= feedBatch && begin != nil {
+			begin(lag)
+		}
+		m.catching, m.yielded = true, time.Now()
+		m.apply(ops)
+		m.catching = false
+	}
+	if held != nil {
+		// Under the session's mu: the reader's held chunk is fanned out
+		// after the caller's critical section (a restore) or before it,
+		// never into the middle of it.
+		m.hold.Store(nil)
+		close(held)
+	}
+}
+
+// unlock releases what lockCaughtUp took. Answers to queries the catch-up
+// drew (with nobody attached) go out through the feeder, as the feeder's
+// own do.
+func (m *model) unlock() {
+	answer := len(m.replies) > 0
+	m.sessionMu.Unlock()
+	m.mu.Unlock()
+	if answer {
+		m.kick()
+	}
+}
+
+// awaitCatchUp is the PTY reader's: it waits while a lockCaughtUp caller
+// draws the backlog.
+func (m *model) awaitCatchUp() {
+	if h := m.hold.Load(); h != nil {
+		<-*h
+	}
+}
+
 // apply feeds ops to the screen. Called with mu held. The chunks between
 // two resizes go to the screen in one WriteBatch, which skips what a burst
-// scrolls out of the scrollback anyway.
+// scrolls out of the scrollback anyway. For a session being killed it stops
+// at the next yield (errDropped).
 func (m *model) apply(ops []modelOp) {
 	var n int64
+	for _, op := range ops {
+		n += int64(len(op.chunk))
+	}
 	batch := m.batch[:0]
+	defer func() {
+		clear(batch)
+		m.batch = batch[:0]
+		m.lag.Add(-n)
+		clear(ops)
+		if r := recover(); r != nil && r != errDropped {
+			panic(r)
+		}
+	}()
 	for _, op := range ops {
 		if op.chunk == nil {
 			m.scr.WriteBatch(batch)
@@ -182,20 +310,23 @@ func (m *model) apply(ops []modelOp) {
 			continue
 		}
 		batch = append(batch, op.chunk)
-		n += int64(len(op.chunk))
 	}
 	m.scr.WriteBatch(batch)
-	clear(batch)
-	m.batch = batch[:0]
-	m.lag.Add(-n)
-	clear(ops)
 }
+
+// errDropped stops a batch being drawn for a session that is being killed:
+// the screen's yield panics with it between two chunks (where the screen
+// is as if the output had ended there, which nobody reads any more) and
+// apply recovers it. A batch of hostile output can take seconds to draw
+// (minutes, for some streams, before the screen is made cheaper), and a
+// killed session must not hold the server's one P, or its stop, for that.
+var errDropped = errors.New("mux: the session is being killed")
 
 // catchUp waits until the feeder has brought the lag down to half of
 // maxModelLag. The PTY reader calls it: the reader is what must wait.
 func (m *model) catchUp() {
 	m.kick()
-	for m.lag.Load() > maxModelLag/2 {
+	for m.lag.Load() > maxModelLag/2 && !m.isDropped() {
 		time.Sleep(time.Millisecond)
 	}
 }
@@ -234,9 +365,11 @@ func (m *model) feed() {
 			m.kicked.Store(true) // the next pass takes the rest
 		}
 		m.timerSet = false
-		stopped := m.stopped
+		stopped := m.stopped || m.isDropped()
 		m.sessionMu.Unlock()
-		if !stopped {
+		if stopped {
+			m.discard(ops)
+		} else {
 			m.yielding = true
 			m.apply(ops)
 			m.yielding = false

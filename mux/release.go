@@ -12,15 +12,23 @@ import (
 // that size while idle. So once a burst is over the server hands them back.
 const (
 	releaseBurst = 8 << 20 // output since the last release that makes one worth it
+	releaseCrowd = 64      // attached clients gone since the last release that make one worth it
 	releaseAfter = 250 * time.Millisecond
 )
 
+// A crowd of clients leaves the same way: each held a reader's buffer, a
+// queue and two goroutines' stacks, and a server that once had three
+// thousand attached would stay that size for minutes after they left.
+
 // memoryRelease is the server's pending release. It is armed by a session
-// going quiet, not by a ticker, so an idle server has nothing to wake for.
+// going quiet or a client leaving, not by a ticker, so an idle server has
+// nothing to wake for.
 type memoryRelease struct {
 	mu       sync.Mutex
 	timer    *time.Timer
 	released int64 // Server.output at the last release
+	left     int64 // attached clients that have left
+	leftMark int64 // left at the last release
 }
 
 // outputQuiet is called when a session's PTY goes quiet (its reader parks
@@ -30,7 +38,24 @@ func (s *Server) outputQuiet() {
 	r := &s.release
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	if s.output.Load()-r.released < releaseBurst {
+	s.armRelease()
+}
+
+// clientLeft is called when an attached client leaves. After a crowd has
+// left it arms a release, pushed back by each one that follows.
+func (s *Server) clientLeft() {
+	r := &s.release
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.left++
+	s.armRelease()
+}
+
+// armRelease arms (or pushes back) the release if enough output has passed
+// or enough clients have left since the last one. Called with r.mu held.
+func (s *Server) armRelease() {
+	r := &s.release
+	if s.output.Load()-r.released < releaseBurst && r.left-r.leftMark < releaseCrowd {
 		return
 	}
 	if r.timer == nil {
@@ -52,9 +77,12 @@ func (s *Server) releaseMemory() {
 		return
 	}
 	out := s.output.Load()
+	r.mu.Lock()
+	left := r.left
+	r.mu.Unlock()
 	debug.FreeOSMemory()
 	r.mu.Lock()
-	r.released = out
+	r.released, r.leftMark = out, left
 	r.mu.Unlock()
 }
 

@@ -81,7 +81,10 @@ func (s *Server) serveAttach(conn *net.UnixConn, req wire.Attach) {
 // readClient handles frames from an attached client until it detaches or
 // its connection fails.
 func (s *Server) readClient(ss *session, c *client) {
-	fr := wire.NewReader(c.reader())
+	// A small buffer: input is keystrokes, and a large paste is read
+	// straight into its frame's payload. Thousands of attached clients
+	// must not cost 128 KiB each.
+	fr := wire.NewReaderSize(c.reader(), clientReadBuffer)
 	for {
 		f, err := fr.ReadFrame()
 		if err != nil {

@@ -133,6 +133,7 @@ func Run(opts Options) error {
 	})
 
 	var wg sync.WaitGroup
+	var fails acceptFailures
 	for {
 		conn, err := ln.AcceptUnix()
 		if err != nil {
@@ -150,16 +151,55 @@ func Run(opts Options) error {
 			if ne, ok := err.(net.Error); ok && ne.Timeout() {
 				continue
 			}
-			s.logf("accept: %v", err)
-			time.Sleep(10 * time.Millisecond) // EMFILE and the like: do not spin
+			// EMFILE and the like fail again until a descriptor is freed:
+			// wait, longer each time, and say so at most once a second.
+			select {
+			case <-time.After(fails.failed(s, err)):
+			case <-s.stopped:
+			}
 			continue
 		}
+		fails.backoff = 0
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
 			s.serveConn(conn)
 		}()
 	}
+}
+
+// acceptFailures paces the accept loop while accepting fails (out of
+// descriptors: EMFILE, ENFILE): it backs off from acceptBackoffMin,
+// doubling up to acceptBackoffMax, so a server out of descriptors neither
+// spins nor fills its log; the log says it at most once a second, with how
+// many failures it did not tell.
+type acceptFailures struct {
+	backoff  time.Duration
+	lastLog  time.Time
+	untold   int
+	untoldAt time.Time
+}
+
+const (
+	acceptBackoffMin = 5 * time.Millisecond
+	acceptBackoffMax = time.Second
+	acceptLogEvery   = time.Second
+)
+
+// failed records a failed accept and returns how long to wait.
+func (f *acceptFailures) failed(s *Server, err error) time.Duration {
+	f.backoff = min(max(2*f.backoff, acceptBackoffMin), acceptBackoffMax)
+	if now := time.Now(); now.Sub(f.lastLog) >= acceptLogEvery {
+		if f.untold > 0 {
+			s.logf("accept: %v (and %d more failures since %s)", err, f.untold, f.untoldAt.Format(time.TimeOnly))
+		} else {
+			s.logf("accept: %v", err)
+		}
+		f.lastLog, f.untold = now, 0
+	} else if f.untold++; f.untold == 1 {
+		f.untoldAt = now
+	}
+	return f.backoff
 }
 
 // lockServer takes an exclusive lock beside the socket for the server's

@@ -141,6 +141,7 @@ func (s *Server) startSession(name string, cfg wire.SessionConfig) (*session, er
 	ss.model = newModel(cols, rows, cfg.Scrollback, &ss.mu,
 		func() bool { return ss.answerers.Load() == 0 },
 		func(p []byte) { _ = ss.writePTY(p) })
+	ss.model.dropped = ss.killed.Load
 	return ss, nil
 }
 
@@ -289,6 +290,9 @@ func (ss *session) readLoop() {
 			chunk := arena[off : off+n : off+n]
 			off += n
 			ss.srv.output.Add(int64(n))
+			// A restore is drawing this session's backlog (lockModel):
+			// wait for it to end, so that the backlog does.
+			ss.model.awaitCatchUp()
 			ss.fanOut(chunk)
 		}
 		if err != nil {
@@ -370,19 +374,17 @@ func (ss *session) fanOut(chunk []byte) {
 }
 
 // lockModel takes the model's lock and then mu, and brings the model up to
-// the fan-out position: the screen exactly as every client has it.
+// the fan-out position: the screen exactly as every client has it. The
+// backlog is drawn without mu (model.lockCaughtUp), so however long that
+// takes, wr ls and everything else that takes mu waits only for the
+// caller's own critical section.
 func (ss *session) lockModel() {
-	ss.model.waiting.Add(1) // the feeder stops yielding: finish, we wait
-	ss.model.mu.Lock()
-	ss.model.waiting.Add(-1)
-	ss.mu.Lock()
-	ss.model.sync()
+	ss.model.lockCaughtUp(func(backlog int64) {
+		ss.srv.logf("session %s: drawing %d KiB of output into its screen model before its screen is read", ss.name, backlog>>10)
+	})
 }
 
-func (ss *session) unlockModel() {
-	ss.mu.Unlock()
-	ss.model.mu.Unlock()
-}
+func (ss *session) unlockModel() { ss.model.unlock() }
 
 // waitLoop reaps the child, lets the reader drain, then ends the session.
 // Exited goes out only after the reader has finished, so it follows the
@@ -407,9 +409,19 @@ func (ss *session) waitLoop() {
 	ss.end(code)
 }
 
+// end ends the session. A session that exited by itself is drawn to its
+// end first (lockModel: in batches, wr ls is not held up), so a lagging
+// client is redrawn with the final screen. A killed one draws nothing more:
+// its backlog was discarded (model.dropped), its clients get Exited after
+// whatever they were sent, and it leaves wr ls at once.
 func (ss *session) end(code int) {
 	exited, _ := wire.Encode(wire.Exited{Code: code})
-	ss.lockModel()
+	killed := ss.killed.Load()
+	if killed {
+		ss.mu.Lock()
+	} else {
+		ss.lockModel()
+	}
 	ss.ended = true
 	ss.code = code
 	clients := ss.order
@@ -417,11 +429,17 @@ func (ss *session) end(code int) {
 	ss.answerers.Store(0)
 	for _, c := range clients {
 		// A client that fell behind gets the final screen before Exited.
-		c.resyncIfLagging(ss.model.scr)
+		if !killed {
+			c.resyncIfLagging(ss.model.scr)
+		}
 		c.close(wire.TypeExited, exited)
 	}
 	ss.model.stop()
-	ss.unlockModel()
+	if killed {
+		ss.mu.Unlock()
+	} else {
+		ss.unlockModel()
+	}
 	_ = ss.proc.Close()
 	ss.srv.removeSession(ss)
 	close(ss.done)
@@ -429,8 +447,9 @@ func (ss *session) end(code int) {
 
 // attach registers c, applies the size rules and queues the restore: the
 // screen as it is, then live output from exactly that point (both under
-// mu, which the reader holds while it feeds the model and fans out). It
-// fails if the session has already ended.
+// mu, which the reader holds while it feeds the model and fans out; the
+// backlog was drawn before, without mu, by lockModel). It fails if the
+// session has already ended.
 //
 // A client that created the session gets no restore (there is nothing to
 // show, and a command run through wr must print exactly what it prints),
@@ -495,6 +514,7 @@ func (ss *session) detach(c *client) {
 	}
 	ss.mu.Unlock()
 	c.close(0, nil)
+	ss.srv.clientLeft()
 }
 
 func (ss *session) resize(c *client, cols, rows int) {
