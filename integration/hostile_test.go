@@ -139,9 +139,9 @@ func closed(ch <-chan struct{}) bool {
 
 // Issue 14, item 2: a restore that must first draw a long backlog into the
 // screen model holds nothing that wr ls, or another session, needs. The
-// hostile session prints REP (8 bytes for 100 cells) far faster than its
-// model can draw it, so a backlog of megabytes builds up; a client then
-// asks to attach to it, which draws the whole backlog before it can
+// hostile session prints REP (8 bytes for 2,000 cells) far faster than its
+// model can draw it, even with REP filling a row at a time, so a backlog
+// of megabytes builds up; a client then asks to attach to it, which draws the whole backlog before it can
 // restore. Once the server says it has begun to draw, wr ls must answer
 // three times in a row, each before the attach is accepted, and a
 // keystroke in another session must come back. Before the fix, an ls made
@@ -149,7 +149,7 @@ func closed(ch <-chan struct{}) bool {
 // x ESC[3000b), so the attach was accepted first.
 func TestLsAnswersWhileAModelCatchesUp(t *testing.T) {
 	e := newEnv(t)
-	hostile := writeStream(t, "hostile-ls.bin", bytes.Repeat([]byte("x\x1b[100b"), (1<<20)/8))
+	hostile := writeStream(t, "hostile-ls.bin", bytes.Repeat([]byte("x\x1b[2000b"), (1<<20)/8))
 
 	quiet := e.term(80, 24, "attach", "quiet")
 	quiet.expect(prompt)
