@@ -141,8 +141,8 @@ func closed(ch <-chan struct{}) bool {
 // screen model holds nothing that wr ls, or another session, needs. The
 // hostile session prints REP (8 bytes for 2,000 cells) far faster than its
 // model can draw it, even with REP filling a row at a time, so a backlog
-// of megabytes builds up; a client then asks to attach to it, which draws the whole backlog before it can
-// restore. Once the server says it has begun to draw, wr ls must answer
+// of megabytes builds up; a client then asks to attach to it, which draws
+// the whole backlog before it can restore. Once the server says it has begun to draw, wr ls must answer
 // three times in a row, each before the attach is accepted, and a
 // keystroke in another session must come back. Before the fix, an ls made
 // during the drawing waited for all of it (half a minute for 6 MB of
