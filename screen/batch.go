@@ -252,24 +252,32 @@ func (s *Screen) writeRange(chunks [][]byte, from, to int) {
 	}
 }
 
-// SetYield has WriteBatch call yield after each chunk it draws once every
-// bytes have been drawn since the last call (what it skips does not
-// count; a chunk is drawn whole, so the granularity is a chunk). A batch of output that cannot be skipped (a
-// megabyte of coloured text) takes milliseconds; a server that runs every
-// session on one thread lets the others in at these points.
+// SetYield has WriteBatch call yield each time it has drawn every bytes
+// since the last call (what it skips does not count). A batch of output
+// that cannot be skipped (a megabyte of coloured text, a truecolour image)
+// takes milliseconds; a server that runs every session on one thread lets
+// the others in at these points. A chunk is drawn in pieces of at most
+// every bytes, so one 64 KiB read of slow output does not hold the thread
+// for its whole length: the parser keeps its state across the pieces, so
+// they draw exactly what the chunk would.
 func (s *Screen) SetYield(every int, yield func()) {
 	s.yieldEvery, s.yield, s.sinceYield = every, yield, 0
 }
 
 // draw writes p for WriteBatch, and yields when it is time to.
 func (s *Screen) draw(p []byte) {
-	s.Write(p)
 	if s.yield == nil {
+		s.Write(p)
 		return
 	}
-	s.sinceYield += len(p)
-	if s.sinceYield >= s.yieldEvery {
-		s.sinceYield = 0
-		s.yield()
+	for len(p) > 0 {
+		n := min(len(p), s.yieldEvery-s.sinceYield)
+		s.Write(p[:n])
+		p = p[n:]
+		s.sinceYield += n
+		if s.sinceYield >= s.yieldEvery {
+			s.sinceYield = 0
+			s.yield()
+		}
 	}
 }
