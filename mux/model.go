@@ -40,7 +40,7 @@ type model struct {
 
 	// Guarded by the session's mu.
 	pending  []modelOp
-	timer    *time.Timer  // kicks the feeder feedDelay after an op
+	timer    feedTimer    // kicks the feeder feedDelay after an op
 	timerSet bool         // the timer is running
 	pushed   int64        // bytes ever pushed
 	tickMark int64        // pushed when the timer was armed or last ticked
@@ -52,7 +52,6 @@ type model struct {
 	feeding atomic.Bool  // a feeder is running
 	kicked  atomic.Bool  // there may be ops the running feeder has not taken
 	passes  atomic.Int64 // batches the feeder has applied, for tests
-	waiting atomic.Int32 // lockCaughtUp callers waiting for mu
 
 	// hold, while lockCaughtUp draws a backlog, is a channel the PTY reader
 	// waits on before it fans out its next chunk, closed when the model has
@@ -68,6 +67,29 @@ type model struct {
 	nobody  func() bool    // no client attached: the model answers queries
 	answer  func(p []byte) // writes the model's answers to the PTY
 	replies []byte         // guarded by mu
+
+	clock feedClock // the pacing's time; tests drive it by hand
+}
+
+// feedClock is the time the feeder is paced by: when to let others run,
+// and when to look at a burst again. Tests replace it so that pacing is
+// checked by counting what the feeder did, not by timing it.
+type feedClock struct {
+	now       func() time.Time
+	sleep     func(time.Duration)
+	afterFunc func(time.Duration, func()) feedTimer
+}
+
+// feedTimer is the part of *time.Timer the feeder uses.
+type feedTimer interface {
+	Reset(time.Duration) bool
+	Stop() bool
+}
+
+var realClock = feedClock{
+	now:       time.Now,
+	sleep:     time.Sleep,
+	afterFunc: func(d time.Duration, f func()) feedTimer { return time.AfterFunc(d, f) },
 }
 
 // modelOp is output to feed, or (chunk nil) a resize.
@@ -81,6 +103,7 @@ func newModel(cols, rows, scrollback int, sessionMu *sync.Mutex, nobody func() b
 		scr:       screen.New(cols, rows, scrollback),
 		sessionMu: sessionMu,
 		nobody:    nobody, answer: answer,
+		clock: realClock,
 	}
 	// With nobody attached no terminal answers the application's DA1, DA2
 	// and cursor-position queries, and a program started detached would
@@ -95,18 +118,22 @@ func newModel(cols, rows, scrollback int, sessionMu *sync.Mutex, nobody func() b
 	// would a sleep too short to outlast the scheduler's way to the poll,
 	// as expired timers are run first.) With nothing else to run the sleep
 	// can last a millisecond; only the model's catching up waits for it.
-	// The feeder does not yield while a lockCaughtUp caller waits for it to
-	// finish; lockCaughtUp's own drawing of a backlog yields too (it holds
-	// no lock the other sessions need, and its own session's reader is
-	// held back anyway).
+	// The feeder yields even while a lockCaughtUp caller waits for it to
+	// finish: a batch of hostile output (a megabyte of REP, a truecolour
+	// image) can take a second to draw, and drawing it without a pause
+	// stalled every other session's echo and wr ls for that second (issue
+	// 14); the attach waiting for that one session waits a little longer.
+	// lockCaughtUp's own drawing of a backlog yields too (it holds no lock
+	// the other sessions need, and its own session's reader is held back
+	// anyway).
 	m.scr.SetYield(4<<10, func() {
 		if m.isDropped() {
 			// Killed: the rest of the batch is never drawn (apply).
 			panic(errDropped)
 		}
-		if (m.catching || m.yielding && m.waiting.Load() == 0) && time.Since(m.yielded) >= feedSlice {
-			time.Sleep(feedPause)
-			m.yielded = time.Now()
+		if (m.catching || m.yielding) && m.clock.now().Sub(m.yielded) >= feedSlice {
+			m.clock.sleep(feedPause)
+			m.yielded = m.clock.now()
 		}
 	})
 	m.scr.SetReply(func(p []byte) {
@@ -152,7 +179,7 @@ func (m *model) push(op modelOp) {
 		m.timerSet = true
 		m.tickMark = m.pushed
 		if m.timer == nil {
-			m.timer = time.AfterFunc(feedDelay, m.tick)
+			m.timer = m.clock.afterFunc(feedDelay, m.tick)
 		} else {
 			m.timer.Reset(feedDelay)
 		}
@@ -225,9 +252,7 @@ func (m *model) sync() {
 // more: its backlog is discarded. A backlog of feedBatch or more is told to
 // begin (with its size, outside the session's mu) before it is drawn.
 func (m *model) lockCaughtUp(begin func(backlog int64)) {
-	m.waiting.Add(1) // the feeder stops yielding: finish, we wait
 	m.mu.Lock()
-	m.waiting.Add(-1)
 	var held chan struct{}
 	for {
 		m.sessionMu.Lock()
@@ -250,7 +275,7 @@ func (m *model) lockCaughtUp(begin func(backlog int64)) {
 		if lag := m.lag.Load(); first && lag >= feedBatch && begin != nil {
 			begin(lag)
 		}
-		m.catching, m.yielded = true, time.Now()
+		m.catching, m.yielded = true, m.clock.now()
 		m.apply(ops)
 		m.catching = false
 	}
@@ -353,7 +378,7 @@ func splitBatch(ops []modelOp) (batch, rest []modelOp) {
 // (an unanswered query would hang a program started detached).
 func (m *model) feed() {
 	m.mu.Lock()
-	m.yielded = time.Now()
+	m.yielded = m.clock.now()
 	m.mu.Unlock()
 	for {
 		m.kicked.Store(false)
