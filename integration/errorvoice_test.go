@@ -108,6 +108,11 @@ func TestErrorsSpeakWithOneVoice(t *testing.T) {
 	}
 	add("session exists", 1, "new", "-d", "up")
 	add("server already running", 1, "server", "run")
+	badExe := filepath.Join(e.dir, "badexe")
+	if err := os.WriteFile(badExe, []byte("\x7fELF, but not a program"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	add("command that cannot run", 1, "new", "-d", "bad", "--", badExe)
 	add("command too large", 1, append([]string{"attach", "big2"}, huge...)...)
 	e.check(cases)
 
