@@ -3,7 +3,8 @@
 //
 // This file parses the command line and maps outcomes to exit codes: 0
 // success, 1 failure, 2 usage; `wr attach` and `wr wait` exit with the
-// session's own code.
+// session's own code. It is also the one place an error becomes the line a
+// person reads (sentence): every package below returns errors as values.
 package main
 
 import (
@@ -26,17 +27,25 @@ import (
 	"wr/wire"
 )
 
-// exitError carries an exit code out of a command; msg, if any, goes to
-// stderr as one line.
+// exitError carries an exit code out of a command; err, if any, goes to
+// stderr as one line, worded by sentence.
 type exitError struct {
 	code int
-	msg  string
+	err  error
 }
 
-func (e *exitError) Error() string { return e.msg }
+func (e *exitError) Error() string {
+	if e.err == nil {
+		return fmt.Sprintf("exit %d", e.code)
+	}
+	return e.err.Error()
+}
 
+func (e *exitError) Unwrap() error { return e.err }
+
+// fail is a failure that main words itself: the sentence the user reads.
 func fail(code int, format string, args ...any) error {
-	return &exitError{code: code, msg: fmt.Sprintf(format, args...)}
+	return &exitError{code: code, err: fmt.Errorf(format, args...)}
 }
 
 // usageError marks a command line that could not be understood.
@@ -86,17 +95,61 @@ func run(args []string) int {
 	case err == nil:
 		return 0
 	case errors.As(err, &ee):
-		if ee.msg != "" {
-			fmt.Fprintf(os.Stderr, "wr: %s\n", ee.msg)
+		if ee.err != nil {
+			say(ee.err)
 		}
 		return ee.code
 	case errors.As(err, &ue):
-		fmt.Fprintf(os.Stderr, "wr: %v\n", ue.err)
+		say(ue.err)
 		return 2
 	default:
-		fmt.Fprintf(os.Stderr, "wr: %v\n", err)
+		say(err)
 		return 1
 	}
+}
+
+// say prints err to stderr as the one line a person reads.
+func say(err error) {
+	s := strings.ReplaceAll(strings.TrimSpace(sentence(err)), "\n", " ")
+	fmt.Fprintf(os.Stderr, "wr: %s\n", s)
+}
+
+// sentence words err for a person: what failed and, where wr knows, what to
+// do. It is the one place that happens. A server's reply (*wire.Error) is
+// already its sentence, and so are the socket path errors of wire, which
+// name the path; the sentinels of wr's packages, whose own text starts with
+// the package's name for programs and logs, are never shown as they are
+// but said here. Callers that know more (the session's name, the socket)
+// word those errors where they know it; these are the words left for
+// anywhere else.
+func sentence(err error) string {
+	var we *wire.Error
+	switch {
+	case errors.Is(err, attach.ErrRefused):
+		msg := "the server gave no reason"
+		if errors.As(err, &we) {
+			// Servers before this one started their reason with "wr: ".
+			msg = strings.TrimPrefix(we.Error(), "wr: ")
+		}
+		return "the server refused the connection: " + msg
+	case errors.As(err, &we):
+		return we.Error()
+	case errors.Is(err, attach.ErrNoServer):
+		return "no server is running on the socket (see --socket)"
+	case errors.Is(err, attach.ErrOldServer):
+		return "the server is too old for this request; `wr server stop` ends it and its sessions, and this wr then starts a new one"
+	case errors.Is(err, attach.ErrBadDetachKey):
+		return "bad detach key: " + attach.DetachKeyRule
+	case errors.Is(err, wire.ErrBadName):
+		return "invalid session name: " + wire.NameRule
+	case errors.Is(err, wire.ErrFrameTooLarge):
+		return "a message to or from the server is over the protocol's 1 MiB limit; a new session's command, working directory and environment must fit in one together"
+	case errors.Is(err, wire.ErrBadPayload):
+		return "the server sent a reply this wr cannot read; if it is another version of wr, `wr server stop` ends it and its sessions"
+	case errors.Is(err, mux.ErrRunning):
+		return "a server is already running on this socket; stop it or pick another --socket"
+	}
+	return err.Error()
 }
 
 func newApp(notFound *string) *cli.App {
@@ -133,11 +186,7 @@ func newApp(notFound *string) *cli.App {
 
 // socketPath resolves --socket / $WR_SOCKET / the default.
 func socketPath(c *cli.Context) (string, error) {
-	p, err := wire.SocketPath(c.String("socket"))
-	if err != nil {
-		return "", fail(1, "%v", err)
-	}
-	return p, nil
+	return wire.SocketPath(c.String("socket"))
 }
 
 // splitCommand splits NAME [-- CMD ARGS] into the name and the command.
@@ -153,15 +202,21 @@ func splitCommand(c *cli.Context) (string, []string, error) {
 		}
 		rest = rest[1:]
 	}
-	if err := wire.CheckName(name); err != nil {
-		return "", nil, &usageError{nameError(err)}
+	if err := checkName(name); err != nil {
+		return "", nil, err
 	}
 	return name, rest, nil
 }
 
-// nameError drops the package prefix for the user.
-func nameError(err error) error {
-	return errors.New(strings.TrimPrefix(err.Error(), "wire: "))
+// checkName refuses a session name outside the rule, as a usage error.
+func checkName(name string) error {
+	if err := wire.CheckName(name); err != nil {
+		if errors.Is(err, wire.ErrBadName) {
+			err = fmt.Errorf("invalid session name %q: %s", name, wire.NameRule)
+		}
+		return &usageError{err}
+	}
+	return nil
 }
 
 // sessionRequest makes one request about an existing session without
@@ -178,7 +233,7 @@ func sessionRequest(c *cli.Context, name string, t wire.Type, req, reply any) er
 	case errors.Is(err, attach.ErrNoServer):
 		return fail(1, "no session named %s", name)
 	default:
-		return fail(1, "%v", err)
+		return err
 	}
 }
 
@@ -188,8 +243,8 @@ func oneName(c *cli.Context) (string, error) {
 		return "", &usageError{fmt.Errorf("%s takes one session NAME", c.Command.Name)}
 	}
 	name := c.Args().First()
-	if err := wire.CheckName(name); err != nil {
-		return "", &usageError{nameError(err)}
+	if err := checkName(name); err != nil {
+		return "", err
 	}
 	return name, nil
 }
@@ -229,6 +284,9 @@ func attachCommand() *cli.Command {
 func doAttach(c *cli.Context, name string, command []string, create, exclusive, readOnly bool, keySpec string) error {
 	key, err := attach.ParseDetachKey(keySpec)
 	if err != nil {
+		if errors.Is(err, attach.ErrBadDetachKey) {
+			err = fmt.Errorf("bad detach key %q: %s", keySpec, attach.DetachKeyRule)
+		}
 		return &usageError{err}
 	}
 	socket, err := socketPath(c)
@@ -242,14 +300,18 @@ func doAttach(c *cli.Context, name string, command []string, create, exclusive, 
 	if err != nil {
 		return fail(1, "cannot find my own binary to start the server: %v", err)
 	}
-	code := attach.Run(attach.Options{
+	code, err := attach.Run(attach.Options{
 		Socket: socket, Exe: exe, Name: name,
 		Create: create, Exclusive: exclusive, ReadOnly: readOnly, DetachKey: key,
 		Config: sessionConfig(c, command),
-		Stdin:  os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr,
+		Stdin:  os.Stdin, Stdout: os.Stdout,
 	})
-	if code != 0 {
-		return &exitError{code: code}
+	// Run has restored the terminal: the error line reads cleanly after it.
+	if errors.Is(err, attach.ErrNoServer) {
+		err = fmt.Errorf("no session named %s (no server is running)", name)
+	}
+	if code != 0 || err != nil {
+		return &exitError{code: code, err: err}
 	}
 	return nil
 }
@@ -284,19 +346,16 @@ func newCommand() *cli.Command {
 			for try := 0; ; try++ {
 				conn, err := attach.DialOrStart(socket, exe)
 				if err != nil {
-					return fail(1, "%v", err)
+					return err
 				}
 				err = conn.Request(wire.TypeNew, req, nil)
 				conn.Close()
-				if attach.IsCode(err, wire.CodeStopping) && try < 20 {
+				if wire.IsCode(err, wire.CodeStopping) && try < 20 {
 					// The server is on its way out; the next try starts one.
 					time.Sleep(50 * time.Millisecond)
 					continue
 				}
-				if err != nil {
-					return fail(1, "%v", err)
-				}
-				return nil
+				return err
 			}
 		},
 	}
@@ -318,7 +377,7 @@ func lsCommand() *cli.Command {
 			var reply wire.Sessions
 			err = attach.Do(socket, wire.TypeList, wire.List{}, &reply)
 			if err != nil && !errors.Is(err, attach.ErrNoServer) {
-				return fail(1, "%v", err)
+				return err
 			}
 			if reply.Sessions == nil {
 				reply.Sessions = []wire.SessionInfo{}
@@ -358,8 +417,8 @@ func killCommand() *cli.Command {
 				return &usageError{errors.New("kill takes session names or --all")}
 			}
 			for _, n := range names {
-				if err := wire.CheckName(n); err != nil {
-					return &usageError{nameError(err)}
+				if err := checkName(n); err != nil {
+					return err
 				}
 			}
 			if all {
@@ -369,7 +428,7 @@ func killCommand() *cli.Command {
 				}
 				// With no server there is nothing to kill: that is success.
 				if err := attach.Do(socket, wire.TypeKill, wire.Kill{All: true}, nil); err != nil && !errors.Is(err, attach.ErrNoServer) {
-					return fail(1, "%v", err)
+					return err
 				}
 				return nil
 			}
@@ -396,8 +455,8 @@ func sendCommand() *cli.Command {
 				return &usageError{errors.New("missing session NAME")}
 			}
 			name := args[0]
-			if err := wire.CheckName(name); err != nil {
-				return &usageError{nameError(err)}
+			if err := checkName(name); err != nil {
+				return err
 			}
 			// The design's order is `wr send NAME --enter TEXT`, and the flag
 			// parser stops at NAME: take --enter and --timeout from among
@@ -482,20 +541,18 @@ func doSend(c *cli.Context, name string, text io.Reader, size int64, data []byte
 		return fail(1, "no session named %s", name)
 	}
 	if err != nil {
-		return fail(1, "%v", err)
+		return err
 	}
 	_, err = conn.SendStream(wire.SendStream{Name: name, Size: size, TimeoutMS: ms}, text)
 	conn.Close()
 	if errors.Is(err, attach.ErrOldServer) {
 		if p, eerr := wire.Encode(wire.Send{Name: name, Data: data, TimeoutMS: ms}); data == nil || eerr != nil || len(p) > wire.MaxPayload {
-			return fail(1, "%v: it takes at most about 780 KB per send, and not from stdin (`wr server stop` ends it and its sessions; this wr then starts a new one)", err)
+			w := conn.Welcome
+			return fail(1, "the server is too old for this request (server %s, protocol %d.%d): it takes at most about 780 KB per send, and not from stdin (`wr server stop` ends it and its sessions; this wr then starts a new one)", w.Version, w.Protocol, w.Minor)
 		}
 		return sessionRequest(c, name, wire.TypeSend, wire.Send{Name: name, Data: data, TimeoutMS: ms}, nil)
 	}
-	if err != nil {
-		return fail(1, "%v", err)
-	}
-	return nil
+	return err
 }
 
 func captureCommand() *cli.Command {
@@ -521,14 +578,14 @@ func captureCommand() *cli.Command {
 				return fail(1, "no session named %s", name)
 			}
 			if err != nil {
-				return fail(1, "%v", err)
+				return err
 			}
 			defer conn.Close()
 			// The whole text, then one write: a capture that fails half way
 			// prints nothing.
 			var text bytes.Buffer
 			if err := conn.Capture(wire.Capture{Name: name, ANSI: c.Bool("ansi"), Scrollback: c.Bool("scrollback")}, &text); err != nil {
-				return fail(1, "%v", err)
+				return err
 			}
 			if _, err := os.Stdout.Write(text.Bytes()); err != nil {
 				return fail(1, "write: %v", err)
@@ -591,14 +648,15 @@ func serverCommand() *cli.Command {
 					if c.Bool("daemon") {
 						w, err := mux.Daemonize(socket)
 						if err != nil {
-							return fail(1, "%v", err)
+							return err
 						}
 						opts.Log = w
 					}
-					if err := mux.Run(opts); err != nil {
-						return fail(1, "%v", err)
+					err = mux.Run(opts)
+					if errors.Is(err, mux.ErrRunning) {
+						return fail(1, "a server is already running on %s; stop it or pick another --socket", socket)
 					}
-					return nil
+					return err
 				},
 			},
 			{
@@ -613,10 +671,7 @@ func serverCommand() *cli.Command {
 					if errors.Is(err, attach.ErrNoServer) {
 						return fail(1, "no server running on %s", socket)
 					}
-					if err != nil {
-						return fail(1, "%v", err)
-					}
-					return nil
+					return err
 				},
 			},
 			{
@@ -633,7 +688,7 @@ func serverCommand() *cli.Command {
 						return fail(1, "no server running on %s", socket)
 					}
 					if err != nil {
-						return fail(1, "%v", err)
+						return err
 					}
 					fmt.Printf("pid %d\nversion %s\nuptime %s\nsessions %d\nsocket %s\ngoroutines %d\nheap-kib %d\n",
 						st.PID, st.Version, (time.Duration(st.Uptime) * time.Second).String(), st.Sessions, st.Socket, st.Goroutines, st.HeapKiB)

@@ -12,6 +12,9 @@ import (
 // sends as Backspace, Tab, Enter or ESC too.
 var ErrBadDetachKey = errors.New("attach: bad detach key")
 
+// DetachKeyRule says which keys ParseDetachKey takes, for a person.
+const DetachKeyRule = `use ctrl-a..ctrl-z (not ctrl-h, ctrl-i, ctrl-j or ctrl-m: they are also Backspace, Tab and Enter), ctrl-\, ctrl-], ctrl-^, ctrl-_ or none`
+
 // DetachKey is the key that detaches a client: one control byte, and the
 // same key as a kitty keyboard protocol event (CSI code;5u), which a
 // terminal sends instead when an application enabled that protocol.

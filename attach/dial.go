@@ -19,25 +19,19 @@ import (
 	"wr/wire"
 )
 
-// Sentinel errors.
+// Sentinel errors. Their text names the package: main words them for a
+// person. A failed request's own answer is a *wire.Error, not one of these.
 var (
-	ErrNoServer = errors.New("no server running")
-	ErrRefused  = errors.New("the server refused the connection")
+	// ErrNoServer is returned by Dial, and so by Do, when nothing answers
+	// on the socket (no socket, no directory, or a stale socket), wrapped
+	// with the socket's path.
+	ErrNoServer = errors.New("attach: no server running")
+
+	// ErrRefused is returned by the first request on a Conn (Request,
+	// SendStream, Capture) when the server answers the Hello with Refused
+	// (another protocol major); the wrapping error carries its message.
+	ErrRefused = errors.New("attach: refused by the server")
 )
-
-// RemoteError is an Error frame from the server.
-type RemoteError struct {
-	Code    string
-	Message string
-}
-
-func (e *RemoteError) Error() string { return e.Message }
-
-// IsCode reports whether err is a server error with the given code.
-func IsCode(err error, code string) bool {
-	var re *RemoteError
-	return errors.As(err, &re) && re.Code == code
-}
 
 // Conn is a connection to the server. The handshake travels with the
 // first request: its Hello goes out in the same write, and the server's
@@ -99,7 +93,9 @@ func (c *Conn) readWelcome(werr error) error {
 	case wire.TypeRefused:
 		var r wire.Refused
 		_ = wire.Decode(f, &r)
-		return fmt.Errorf("%w: %s", ErrRefused, r.Message)
+		// The server's sentence travels as a *wire.Error beside the
+		// sentinel, so main can say it without this package's words.
+		return fmt.Errorf("%w: %w", ErrRefused, &wire.Error{Message: r.Message})
 	default:
 		return fmt.Errorf("handshake: unexpected %s", f.Type)
 	}
@@ -108,12 +104,13 @@ func (c *Conn) readWelcome(werr error) error {
 // Close closes the connection.
 func (c *Conn) Close() error { return c.c.Close() }
 
-// ErrOldServer is a server too old for a request: it speaks an earlier
-// minor of the protocol, which lacks the message types the request needs.
-var ErrOldServer = errors.New("the server is too old for this request")
+// ErrOldServer is returned by SendStream, before any text is sent, when the
+// server speaks protocol minor 0, which lacks streamed sends; the wrapping
+// error names the server's version.
+var ErrOldServer = errors.New("attach: the server is too old for this request")
 
 // Request sends one control request and decodes the reply into reply. An
-// Error reply becomes a *RemoteError.
+// Error reply is returned as a *wire.Error.
 func (c *Conn) Request(t wire.Type, req, reply any) error {
 	werr, err := c.send(t, req)
 	if err != nil {
@@ -162,15 +159,15 @@ func (c *Conn) send(t wire.Type, req any) (werr, err error) {
 	return werr, nil
 }
 
-// decodeReply turns an Error frame into a *RemoteError, and decodes any
+// decodeReply returns an Error frame as a *wire.Error, and decodes any
 // other frame into reply (unless reply is nil).
 func decodeReply(f wire.Frame, reply any) error {
 	if f.Type == wire.TypeError {
-		var e wire.Error
-		if err := wire.Decode(f, &e); err != nil {
+		e := new(wire.Error)
+		if err := wire.Decode(f, e); err != nil {
 			return err
 		}
-		return &RemoteError{Code: e.Code, Message: e.Message}
+		return e
 	}
 	if reply != nil {
 		return wire.Decode(f, reply)
@@ -185,7 +182,7 @@ func (c *Conn) SetDeadline(t time.Time) error { return c.c.SetDeadline(t) }
 // request, then text in Data frames as it is read, then End (protocol
 // 1.1). req.Size is len(text) when known, else -1. The reply says how many
 // bytes the program took; a send it did not take by req's timeout is a
-// *RemoteError with code timeout saying how much it did. A server of
+// *wire.Error with code timeout saying how much it did. A server of
 // protocol 1.0 is ErrOldServer, before any text is sent.
 func (c *Conn) SendStream(req wire.SendStream, text io.Reader) (wire.OK, error) {
 	var ok wire.OK

@@ -100,7 +100,7 @@ func TestCaptureOldServer(t *testing.T) {
 }
 
 // A streamed capture arrives whole; an Error instead of the text is a
-// *RemoteError; a stream cut short is an error, not a short capture.
+// *wire.Error; a stream cut short is an error, not a short capture.
 func TestCaptureStream(t *testing.T) {
 	text := bytes.Repeat([]byte("0123456789abcdef\n"), 200_000) // 3.4 MB
 	sock := fakeServer(t, 1, func(c net.Conn, f wire.Frame) {
@@ -132,8 +132,8 @@ func TestCaptureStream(t *testing.T) {
 	if got, err := capture("whole"); err != nil || got != string(text) {
 		t.Fatalf("whole: %d bytes, %v; want %d bytes", len(got), err, len(text))
 	}
-	if _, err := capture("none"); !IsCode(err, wire.CodeNoSession) {
-		t.Fatalf("none: %v, want a no-session RemoteError", err)
+	if _, err := capture("none"); !wire.IsCode(err, wire.CodeNoSession) {
+		t.Fatalf("none: %v, want a no-session *wire.Error", err)
 	}
 	if _, err := capture("cut"); err == nil {
 		t.Fatal("cut: a stream without End gave no error")

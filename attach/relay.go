@@ -27,22 +27,23 @@ type Options struct {
 	Config    wire.SessionConfig
 	Stdin     *os.File
 	Stdout    *os.File
-	Stderr    io.Writer
 }
 
 // outcome is how an attach ended.
 type outcome struct {
 	code     int
 	detached bool  // by the detach key: print the notice
-	err      error // printed on stderr after the terminal is restored
+	err      error // returned by Run, after the terminal is restored
 	quiet    bool  // ended by a signal or a vanished terminal: say nothing
 }
 
 // Run attaches the terminal on opts.Stdin/Stdout to a session and relays
 // until the session ends (its exit code), the user detaches (0), the client
-// is signalled (128+signal) or the server is lost (1). The terminal is
-// restored before Run returns, on every path.
-func Run(opts Options) int {
+// is signalled (128+signal) or the attach fails (1, and err says why: the
+// caller words it for the user). The terminal is restored before Run
+// returns, on every path, so an error printed after it reads cleanly.
+// Without a server, and with opts.Create unset, err wraps ErrNoServer.
+func Run(opts Options) (code int, err error) {
 	fd := int(opts.Stdin.Fd())
 	isTerm := term.IsTerminal(fd)
 	req := attachRequest(opts, fd, isTerm)
@@ -51,11 +52,10 @@ func Run(opts Options) int {
 	defer stopSignals()
 	o, resized, sig := openUnlessSignalled(opts, req, sigs)
 	if sig != 0 {
-		return 128 + int(sig)
+		return 128 + int(sig), nil
 	}
 	if o.err != nil {
-		fmt.Fprintf(opts.Stderr, "wr: %v\n", o.err)
-		return 1
+		return 1, o.err
 	}
 	conn, accepted := o.conn, o.accepted
 	defer conn.Close()
@@ -69,8 +69,7 @@ func Run(opts Options) int {
 		var err error
 		if restore, err = rawMode(fd); err != nil {
 			r.closeReopened()
-			fmt.Fprintf(opts.Stderr, "wr: cannot put the terminal in raw mode: %v\n", err)
-			return 1
+			return 1, fmt.Errorf("cannot put the terminal in raw mode: %w", err)
 		}
 	}
 	defer restore()
@@ -80,13 +79,10 @@ func Run(opts Options) int {
 	r.resetTerminal()
 	restore()
 
-	switch {
-	case out.err != nil:
-		fmt.Fprintf(opts.Stderr, "wr: %v\n", out.err)
-	case out.detached:
+	if out.detached && out.err == nil {
 		fmt.Fprintf(opts.Stdout, "\n[detached from %s]\n", accepted.Name)
 	}
-	return out.code
+	return out.code, out.err
 }
 
 // attachRequest is the Attach that opts asks for, with the terminal's size
@@ -205,9 +201,6 @@ func open(opts Options, req wire.Attach) (*Conn, wire.Attached, error) {
 			conn, err = DialOrStart(opts.Socket, opts.Exe)
 		} else {
 			conn, err = Dial(opts.Socket)
-			if errors.Is(err, ErrNoServer) {
-				return nil, acc, fmt.Errorf("no session named %s (no server is running)", opts.Name)
-			}
 		}
 		if err != nil {
 			return nil, acc, err
@@ -217,7 +210,7 @@ func open(opts Options, req wire.Attach) (*Conn, wire.Attached, error) {
 			return conn, acc, nil
 		}
 		conn.Close()
-		if IsCode(err, wire.CodeStopping) && try < 20 {
+		if wire.IsCode(err, wire.CodeStopping) && try < 20 {
 			time.Sleep(50 * time.Millisecond) // the old server is on its way out
 			continue
 		}
@@ -488,9 +481,9 @@ func (r *relay) readServer() {
 			r.finish(outcome{code: e.Code})
 			return
 		case wire.TypeError:
-			var e wire.Error
-			_ = wire.Decode(f, &e)
-			r.finish(outcome{code: 1, err: errors.New(e.Message)})
+			e := new(wire.Error)
+			_ = wire.Decode(f, e)
+			r.finish(outcome{code: 1, err: e})
 			return
 		}
 	}

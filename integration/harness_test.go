@@ -133,6 +133,11 @@ func (e *env) run(dir, stdin string, vars []string, args ...string) result {
 	if ctx.Err() != nil {
 		e.t.Fatalf("wr %v did not finish within %v; stdout %q stderr %q", args, timeout, r.stdout, r.stderr)
 	}
+	// Whatever a test provokes, the user reads wr's words, never the name
+	// of one of its packages (see errorvoice_test.go).
+	if name := leakedName(r.stderr); name != "" {
+		e.t.Errorf("wr %q: stderr shows the package name %q: %q", shortArgs(args), name, r.stderr)
+	}
 	return r
 }
 

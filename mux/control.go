@@ -39,8 +39,8 @@ func (s *Server) handleList(conn net.Conn) {
 
 // lookup finds a session or answers the request with an error.
 func (s *Server) lookup(conn net.Conn, name string) *session {
-	if err := wire.CheckName(name); err != nil {
-		s.replyErr(conn, wire.CodeBadName, "%v", err)
+	if wire.CheckName(name) != nil {
+		s.replyErr(conn, wire.CodeBadName, "invalid session name %q: %s", name, wire.NameRule)
 		return nil
 	}
 	s.mu.Lock()
@@ -104,7 +104,7 @@ func (s *Server) handleSendStream(conn *net.UnixConn, req wire.SendStream) {
 	case errors.Is(err, os.ErrDeadlineExceeded):
 		s.sendFailed(conn, op, errClientSlow)
 	case errors.Is(err, wire.ErrFrameTooLarge), errors.Is(err, wire.ErrBadPayload):
-		s.replyErr(conn, wire.CodeBadFrame, "%v (%d bytes written)", err, op.written)
+		s.replyErr(conn, wire.CodeBadFrame, "the text of the send came in a frame too large or malformed to read (%d bytes written)", op.written)
 	default:
 		// The client went away: nobody is left to tell.
 		s.logf("send to %s: %v after %d bytes", req.Name, err, op.written)
@@ -215,8 +215,8 @@ func (s *Server) handleKill(conn *net.UnixConn, req wire.Kill) {
 			ss := s.sessions[name]
 			if ss == nil {
 				s.mu.Unlock()
-				if err := wire.CheckName(name); err != nil {
-					s.replyErr(conn, wire.CodeBadName, "%v", err)
+				if wire.CheckName(name) != nil {
+					s.replyErr(conn, wire.CodeBadName, "invalid session name %q: %s", name, wire.NameRule)
 				} else {
 					s.replyErr(conn, wire.CodeNoSession, "no session named %s", name)
 				}

@@ -16,8 +16,8 @@ var errStopping = errors.New("the server is shutting down; try again")
 // set. A created session is not yet running: the caller registers its first
 // client, if any, then calls run.
 func (s *Server) getOrCreate(name string, create, exclusive bool, cfg wire.SessionConfig) (*session, bool, *wire.Error) {
-	if err := wire.CheckName(name); err != nil {
-		return nil, false, &wire.Error{Code: wire.CodeBadName, Message: err.Error()}
+	if wire.CheckName(name) != nil {
+		return nil, false, &wire.Error{Code: wire.CodeBadName, Message: fmt.Sprintf("invalid session name %q: %s", name, wire.NameRule)}
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -90,7 +90,7 @@ func (s *Server) readClient(ss *session, c *client) {
 		if err != nil {
 			if errors.Is(err, wire.ErrFrameTooLarge) {
 				s.logf("client %d of %s: %v", c.id, ss.name, err)
-				p, _ := wire.Encode(wire.Error{Code: wire.CodeBadFrame, Message: err.Error()})
+				p, _ := wire.Encode(wire.Error{Code: wire.CodeBadFrame, Message: fmt.Sprintf("frame too large: this client sent one over %d bytes", wire.MaxPayload)})
 				c.close(wire.TypeError, p)
 			}
 			return

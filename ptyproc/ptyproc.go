@@ -46,7 +46,7 @@ type Process struct {
 func Start(cmd *exec.Cmd, cols, rows int) (*Process, error) {
 	blocking, tty, err := pty.Open()
 	if err != nil {
-		return nil, fmt.Errorf("ptyproc: open pty: %w", err)
+		return nil, fmt.Errorf("open a PTY: %w", err)
 	}
 	master, err := pollable(blocking)
 	if err != nil {
@@ -57,7 +57,7 @@ func Start(cmd *exec.Cmd, cols, rows int) (*Process, error) {
 	if err != nil {
 		master.Close()
 		tty.Close()
-		return nil, fmt.Errorf("ptyproc: %w", err)
+		return nil, err
 	}
 	p := &Process{master: master, raw: raw}
 	if err := p.Resize(cols, rows); err != nil {
@@ -81,7 +81,13 @@ func Start(cmd *exec.Cmd, cols, rows int) (*Process, error) {
 	tty.Close()
 	if err != nil {
 		master.Close()
-		return nil, fmt.Errorf("ptyproc: start %s: %w", cmd.Path, err)
+		// The caller names the command; exec's "fork/exec PATH" would
+		// only repeat it, so the reason is returned alone.
+		var pe *os.PathError
+		if errors.As(err, &pe) {
+			err = pe.Err
+		}
+		return nil, err
 	}
 	p.child = cmd.Process
 	return p, nil
@@ -126,11 +132,11 @@ func pollable(f *os.File) (*os.File, error) {
 	// blocking master would hold the server's only P.
 	fd, err := unix.FcntlInt(f.Fd(), unix.F_DUPFD_CLOEXEC, 0)
 	if err != nil {
-		return nil, fmt.Errorf("ptyproc: dup master: %w", err)
+		return nil, fmt.Errorf("copy the PTY descriptor: %w", err)
 	}
 	if err := unix.SetNonblock(fd, true); err != nil {
 		unix.Close(fd)
-		return nil, fmt.Errorf("ptyproc: non-blocking master: %w", err)
+		return nil, fmt.Errorf("make the PTY non-blocking: %w", err)
 	}
 	// NewFile sees O_NONBLOCK and registers the descriptor with the poller.
 	return os.NewFile(uintptr(fd), f.Name()), nil
@@ -195,10 +201,10 @@ func (p *Process) Resize(cols, rows int) error {
 		ioErr = unix.IoctlSetWinsize(int(fd), unix.TIOCSWINSZ, ws)
 	})
 	if err != nil {
-		return fmt.Errorf("ptyproc: resize: %w", err)
+		return fmt.Errorf("resize the PTY: %w", err)
 	}
 	if ioErr != nil {
-		return fmt.Errorf("ptyproc: resize: %w", ioErr)
+		return fmt.Errorf("resize the PTY: %w", ioErr)
 	}
 	return nil
 }

@@ -32,18 +32,18 @@ type Watcher struct {
 func NewWatcher() (*Watcher, error) {
 	fd, err := unix.EpollCreate1(unix.EPOLL_CLOEXEC)
 	if err != nil {
-		return nil, fmt.Errorf("ptyproc: epoll: %w", err)
+		return nil, fmt.Errorf("epoll: %w", err)
 	}
 	// Non-blocking, so that NewFile hands it to the runtime's poller.
 	if err := unix.SetNonblock(fd, true); err != nil {
 		unix.Close(fd)
-		return nil, fmt.Errorf("ptyproc: epoll: %w", err)
+		return nil, fmt.Errorf("epoll: %w", err)
 	}
 	ep := os.NewFile(uintptr(fd), "epoll")
 	raw, err := ep.SyscallConn()
 	if err != nil {
 		ep.Close()
-		return nil, fmt.Errorf("ptyproc: epoll: %w", err)
+		return nil, fmt.Errorf("epoll: %w", err)
 	}
 	w := &Watcher{ep: ep, raw: raw, fns: map[int32]func(){}}
 	go w.run()
@@ -120,7 +120,7 @@ func (w *Watcher) arm(tok int32, fd int, first bool, f func()) error {
 	}
 	if err != nil {
 		delete(w.fns, tok)
-		return fmt.Errorf("ptyproc: watch: %w", err)
+		return fmt.Errorf("watch a PTY: %w", err)
 	}
 	return nil
 }

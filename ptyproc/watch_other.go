@@ -63,7 +63,7 @@ func (rw *readWatch) open(master syscall.RawConn) error {
 		return ErrClosed
 	}
 	if err != nil {
-		return fmt.Errorf("ptyproc: watch: %w", err)
+		return fmt.Errorf("watch a PTY: %w", err)
 	}
 	// The copy shares the master's file description, which is already
 	// non-blocking, so NewFile hands it to the runtime's poller.
@@ -71,7 +71,7 @@ func (rw *readWatch) open(master syscall.RawConn) error {
 	raw, err := f.SyscallConn()
 	if err != nil {
 		f.Close()
-		return fmt.Errorf("ptyproc: watch: %w", err)
+		return fmt.Errorf("watch a PTY: %w", err)
 	}
 	rw.copy, rw.raw = f, raw
 	return nil

@@ -2,6 +2,7 @@ package wire
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 )
 
@@ -144,14 +145,30 @@ type Exited struct {
 	Code int `json:"code"`
 }
 
-// Error is a failed request, or a session stream that ended abnormally.
-// Code is a stable word scripts and the client may branch on.
+// Error is a failed request, or a session stream that ended abnormally. It
+// is also the error the client returns for it (*Error), in the manner of
+// x/net/http2's StreamError: callers branch on Code with IsCode or
+// errors.As. Code is a stable word; Message is the server's sentence for a
+// person, without a package prefix.
 type Error struct {
 	Code    string `json:"code,omitempty"`
 	Message string `json:"message"`
 	// Written is how many bytes of a send reached the program before it
 	// failed (code timeout).
 	Written int64 `json:"written,omitempty"`
+}
+
+func (e *Error) Error() string {
+	if e.Message == "" {
+		return "the server failed the request (" + e.Code + ")"
+	}
+	return e.Message
+}
+
+// IsCode reports whether err is, or wraps, an *Error with the given code.
+func IsCode(err error, code string) bool {
+	var e *Error
+	return errors.As(err, &e) && e.Code == code
 }
 
 // Error codes.

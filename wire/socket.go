@@ -21,12 +21,14 @@ const maxSocketPath = 103
 // sun_path (107 bytes and the NUL) whatever the descriptor's number.
 const maxSocketName = 107 - len("/proc/self/fd/2147483647/")
 
-// ErrNotSocket: something other than a socket is at the socket path. The
-// server never removes it.
-var ErrNotSocket = errors.New("not a socket")
+// ErrNotSocket is matched by the error of Dir.CheckSocket when something
+// other than a socket is at the socket path (a mistyped --socket naming a
+// file). Nothing in wr ever removes it.
+var ErrNotSocket = errors.New("wire: not a socket")
 
-// ErrNoProc: the socket directory cannot be reached through /proc.
-var ErrNoProc = errors.New("/proc is not mounted")
+// ErrNoProc is matched by the error of Dir.Addr (Linux) when the socket
+// directory cannot be reached through /proc/self/fd.
+var ErrNoProc = errors.New("wire: /proc is not mounted")
 
 // pathError is an error about a socket path, worded for a person: it prints
 // msg alone (no package prefix) and matches kind and err with errors.Is.

@@ -23,12 +23,27 @@ const (
 // Version is the wr release; the main package may overwrite it at link time.
 var Version = "0.1.0"
 
-// Sentinel errors. Callers check them with errors.Is; the wrapping message
-// carries the detail.
+// Sentinel errors. Callers check them with errors.Is; the error that wraps
+// one carries the detail. Their text names the package, as Go's do: they are
+// for programs and logs, and main words them for a person.
 var (
+	// ErrFrameTooLarge is returned by AppendFrame and Encode for a payload
+	// over MaxPayload, and by ReadFrame and Reader.ReadFrame for a frame
+	// whose header declares one (before anything is allocated).
 	ErrFrameTooLarge = errors.New("wire: frame too large")
-	ErrUnknownType   = errors.New("wire: unknown frame type")
-	ErrBadPayload    = errors.New("wire: malformed payload")
-	ErrBadName       = errors.New("wire: invalid session name")
-	ErrUnsafeDir     = errors.New("wire: unsafe socket directory")
+
+	// ErrBadPayload is returned by Encode for a message JSON cannot encode,
+	// by Decode for a payload that is not the JSON of its message, and by
+	// ReadData for an End frame that carries a payload.
+	ErrBadPayload = errors.New("wire: malformed payload")
+
+	// ErrBadName is returned by CheckName for a name outside NameRule.
+	ErrBadName = errors.New("wire: invalid session name")
+
+	// ErrUnsafeDir is matched by the errors of OpenDir and PrepareDir for a
+	// socket directory someone else could control: another owner, group or
+	// world write permission, a symbolic link, not a directory, or one
+	// swapped while it was opened. Their text names the path and says what
+	// to do.
+	ErrUnsafeDir = errors.New("wire: unsafe socket directory")
 )
