@@ -24,6 +24,7 @@ import (
 
 	"wr/attach"
 	"wr/mux"
+	"wr/screen"
 	"wr/wire"
 )
 
@@ -258,7 +259,7 @@ func sessionConfig(c *cli.Context, command []string) wire.SessionConfig {
 var detachKeyFlag = &cli.StringFlag{Name: "detach-key", Value: `ctrl-\`, EnvVars: []string{"WR_DETACH_KEY"}, Usage: "key that detaches (ctrl-X or none)"}
 
 // scrollbackFlag sets a new session's scrollback.
-var scrollbackFlag = &cli.IntFlag{Name: "scrollback", Value: 2000, Usage: "lines of scrollback kept for a new session"}
+var scrollbackFlag = &cli.IntFlag{Name: "scrollback", Value: screen.DefaultScrollback, Usage: "lines of scrollback kept for a new session"}
 
 func attachCommand() *cli.Command {
 	return &cli.Command{
@@ -343,20 +344,7 @@ func newCommand() *cli.Command {
 				return fail(1, "cannot find my own binary to start the server: %v", err)
 			}
 			req := wire.New{Name: name, Config: sessionConfig(c, command)}
-			for try := 0; ; try++ {
-				conn, err := attach.DialOrStart(socket, exe)
-				if err != nil {
-					return err
-				}
-				err = conn.Request(wire.TypeNew, req, nil)
-				conn.Close()
-				if wire.IsCode(err, wire.CodeStopping) && try < 20 {
-					// The server is on its way out; the next try starts one.
-					time.Sleep(50 * time.Millisecond)
-					continue
-				}
-				return err
-			}
+			return attach.Create(socket, exe, wire.TypeNew, req, nil)
 		},
 	}
 }

@@ -191,31 +191,14 @@ func (r *relay) resetTerminal() {
 }
 
 // open connects and sends the Attach, starting a server if it may create.
-// A server caught shutting down is replaced once.
 func open(opts Options, req wire.Attach) (*Conn, wire.Attached, error) {
 	var acc wire.Attached
-	for try := 0; ; try++ {
-		var conn *Conn
-		var err error
-		if opts.Create {
-			conn, err = DialOrStart(opts.Socket, opts.Exe)
-		} else {
-			conn, err = Dial(opts.Socket)
-		}
-		if err != nil {
-			return nil, acc, err
-		}
-		err = conn.Request(wire.TypeAttach, req, &acc)
-		if err == nil {
-			return conn, acc, nil
-		}
-		conn.Close()
-		if wire.IsCode(err, wire.CodeStopping) && try < 20 {
-			time.Sleep(50 * time.Millisecond) // the old server is on its way out
-			continue
-		}
-		return nil, acc, err
+	exe := opts.Exe
+	if !opts.Create {
+		exe = ""
 	}
+	conn, err := request(opts.Socket, exe, wire.TypeAttach, req, &acc)
+	return conn, acc, err
 }
 
 // relay runs the goroutines of one attached client: readServer (the

@@ -19,6 +19,52 @@ import (
 // startTimeout bounds how long a client waits for a server it started.
 const startTimeout = 5 * time.Second
 
+// stoppingRetries bounds how often a request is made again because the
+// server answering it was on its way out.
+const stoppingRetries = 20
+
+// Create makes request t (a New) on a connection to the server, starting
+// one from exe (the client's own binary) when none is running, and closes
+// the connection.
+func Create(socket, exe string, t wire.Type, req, reply any) error {
+	conn, err := request(socket, exe, t, req, reply)
+	if err == nil {
+		conn.Close()
+	}
+	return err
+}
+
+// request makes request t on a fresh connection and returns it open. With
+// exe set a server is started when none answers. A server that has
+// decided to exit refuses a new session (CodeStopping) but may still hold
+// the socket for a moment; the request is made again, and the dial after
+// that one starts a fresh server. This is the one home of that retry:
+// wr new and wr attach both come through here.
+func request(socket, exe string, t wire.Type, req, reply any) (*Conn, error) {
+	for try := 0; ; try++ {
+		var conn *Conn
+		var err error
+		if exe != "" {
+			conn, err = DialOrStart(socket, exe)
+		} else {
+			conn, err = Dial(socket)
+		}
+		if err != nil {
+			return nil, err
+		}
+		err = conn.Request(t, req, reply)
+		if err == nil {
+			return conn, nil
+		}
+		conn.Close()
+		if wire.IsCode(err, wire.CodeStopping) && try < stoppingRetries {
+			time.Sleep(50 * time.Millisecond)
+			continue
+		}
+		return nil, err
+	}
+}
+
 // DialOrStart connects to the server, starting one from exe (the client's
 // own binary) when none is running. Clients that start at the same instant
 // serialise on a lock beside the socket, so they end up with one server.
