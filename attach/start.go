@@ -45,7 +45,7 @@ func request(socket, exe string, t wire.Type, req, reply any) (*Conn, error) {
 		var conn *Conn
 		var err error
 		if exe != "" {
-			conn, err = DialOrStart(socket, exe)
+			conn, err = dialOrStart(socket, exe)
 		} else {
 			conn, err = Dial(socket)
 		}
@@ -65,10 +65,10 @@ func request(socket, exe string, t wire.Type, req, reply any) (*Conn, error) {
 	}
 }
 
-// DialOrStart connects to the server, starting one from exe (the client's
+// dialOrStart connects to the server, starting one from exe (the client's
 // own binary) when none is running. Clients that start at the same instant
 // serialise on a lock beside the socket, so they end up with one server.
-func DialOrStart(socket, exe string) (*Conn, error) {
+func dialOrStart(socket, exe string) (*Conn, error) {
 	c, err := Dial(socket)
 	if err == nil || !errors.Is(err, ErrNoServer) {
 		return c, err

@@ -242,5 +242,5 @@ func (p *Process) Wait() (int, error) {
 	if st == nil {
 		return 1, err
 	}
-	return ExitCode(st), nil
+	return exitCode(st), nil
 }

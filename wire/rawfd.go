@@ -43,11 +43,11 @@ type RawFD struct {
 	iov []syscall.Iovec // WriteBuffers' scratch; the writer's alone
 }
 
-// ErrBlocking is returned by NewRawFD for a descriptor in blocking mode.
-var ErrBlocking = errors.New("wire: descriptor is in blocking mode")
+// errBlocking is returned by NewRawFD for a descriptor in blocking mode.
+var errBlocking = errors.New("wire: descriptor is in blocking mode")
 
 // NewRawFD returns a RawFD on the descriptor of c (a *net.UnixConn, an
-// *os.File opened non-blocking), or ErrBlocking. The descriptor must stay
+// *os.File opened non-blocking), or errBlocking. The descriptor must stay
 // non-blocking for the RawFD's life: never call (*os.File).Fd on it, which
 // makes it blocking.
 func NewRawFD(c syscall.Conn) (*RawFD, error) {
@@ -63,7 +63,7 @@ func NewRawFD(c syscall.Conn) (*RawFD, error) {
 	case err != nil:
 		return nil, err
 	case flags&unix.O_NONBLOCK == 0:
-		return nil, ErrBlocking
+		return nil, errBlocking
 	}
 	return &RawFD{rc: rc}, nil
 }

@@ -194,8 +194,8 @@ func TestRawFDRefusesBlocking(t *testing.T) {
 	r, w := os.NewFile(uintptr(p[0]), "r"), os.NewFile(uintptr(p[1]), "w")
 	defer r.Close()
 	defer w.Close()
-	if _, err := NewRawFD(r); !errors.Is(err, ErrBlocking) {
-		t.Fatalf("NewRawFD on a blocking pipe: %v; want ErrBlocking", err)
+	if _, err := NewRawFD(r); !errors.Is(err, errBlocking) {
+		t.Fatalf("NewRawFD on a blocking pipe: %v; want errBlocking", err)
 	}
 	if err := syscall.SetNonblock(p[0], true); err != nil {
 		t.Fatal(err)

@@ -21,14 +21,14 @@ const maxSocketPath = 103
 // sun_path (107 bytes and the NUL) whatever the descriptor's number.
 const maxSocketName = 107 - len("/proc/self/fd/2147483647/")
 
-// ErrNotSocket is matched by the error of Dir.CheckSocket when something
+// errNotSocket is matched by the error of Dir.CheckSocket when something
 // other than a socket is at the socket path (a mistyped --socket naming a
 // file). Nothing in wr ever removes it.
-var ErrNotSocket = errors.New("wire: not a socket")
+var errNotSocket = errors.New("wire: not a socket")
 
-// ErrNoProc is matched by the error of Dir.Addr (Linux) when the socket
+// errNoProc is matched by the error of Dir.Addr (Linux) when the socket
 // directory cannot be reached through /proc/self/fd.
-var ErrNoProc = errors.New("wire: /proc is not mounted")
+var errNoProc = errors.New("wire: /proc is not mounted")
 
 // pathError is an error about a socket path, worded for a person: it prints
 // msg alone (no package prefix) and matches kind and err with errors.Is.
@@ -107,7 +107,7 @@ func PrepareDir(socket string) (*Dir, error) {
 
 // OpenDir opens an existing socket directory without following a symlink
 // and refuses one that another user owns or that group or others may write
-// (ErrUnsafeDir): a directory someone else controls lets them plant a
+// (errUnsafeDir): a directory someone else controls lets them plant a
 // socket that reads every keystroke (the /tmp hijack tmux guards against).
 // A missing directory is an error that matches fs.ErrNotExist.
 func OpenDir(dir string) (*Dir, error) {
@@ -122,12 +122,12 @@ func OpenDir(dir string) (*Dir, error) {
 			fi, lerr := os.Lstat(dir)
 			switch {
 			case lerr == nil && fi.Mode()&fs.ModeSymlink != 0:
-				return nil, &pathError{msg: fmt.Sprintf("socket directory %s is a symbolic link, which wr does not follow; use the directory it points to or pick another --socket", dir), kind: ErrUnsafeDir, err: err}
+				return nil, &pathError{msg: fmt.Sprintf("socket directory %s is a symbolic link, which wr does not follow; use the directory it points to or pick another --socket", dir), kind: errUnsafeDir, err: err}
 			case lerr == nil && !fi.IsDir():
-				return nil, &pathError{msg: fmt.Sprintf("socket directory %s is not a directory; pick another --socket", dir), kind: ErrUnsafeDir, err: err}
+				return nil, &pathError{msg: fmt.Sprintf("socket directory %s is not a directory; pick another --socket", dir), kind: errUnsafeDir, err: err}
 			default:
 				// A directory (or nothing) by now: someone swapped it.
-				return nil, &pathError{msg: fmt.Sprintf("socket directory %s was replaced while wr opened it; check who may write %s, or pick another --socket", dir, filepath.Dir(dir)), kind: ErrUnsafeDir, err: err}
+				return nil, &pathError{msg: fmt.Sprintf("socket directory %s was replaced while wr opened it; check who may write %s, or pick another --socket", dir, filepath.Dir(dir)), kind: errUnsafeDir, err: err}
 			}
 		default:
 			return nil, &pathError{msg: fmt.Sprintf("cannot open the socket directory %s: %v", dir, err), err: err}
@@ -155,16 +155,16 @@ func openDir(dir string) (int, error) {
 func (d *Dir) check() error {
 	var st unix.Stat_t
 	if err := unix.Fstat(d.fd, &st); err != nil {
-		return &pathError{msg: fmt.Sprintf("cannot read the owner of the socket directory %s: %v", d.path, err), kind: ErrUnsafeDir, err: err}
+		return &pathError{msg: fmt.Sprintf("cannot read the owner of the socket directory %s: %v", d.path, err), kind: errUnsafeDir, err: err}
 	}
 	if st.Mode&unix.S_IFMT != unix.S_IFDIR {
-		return &pathError{msg: fmt.Sprintf("socket directory %s is not a directory; pick another --socket", d.path), kind: ErrUnsafeDir}
+		return &pathError{msg: fmt.Sprintf("socket directory %s is not a directory; pick another --socket", d.path), kind: errUnsafeDir}
 	}
 	if int(st.Uid) != os.Getuid() {
-		return &pathError{msg: fmt.Sprintf("socket directory %s is owned by uid %d, not you (uid %d); remove it or pick another --socket", d.path, st.Uid, os.Getuid()), kind: ErrUnsafeDir}
+		return &pathError{msg: fmt.Sprintf("socket directory %s is owned by uid %d, not you (uid %d); remove it or pick another --socket", d.path, st.Uid, os.Getuid()), kind: errUnsafeDir}
 	}
 	if perm := uint32(st.Mode) & 0o777; perm&0o022 != 0 {
-		return &pathError{msg: fmt.Sprintf("socket directory %s is writable by group or others (mode %04o); chmod 700 it or pick another --socket", d.path, perm), kind: ErrUnsafeDir}
+		return &pathError{msg: fmt.Sprintf("socket directory %s is writable by group or others (mode %04o); chmod 700 it or pick another --socket", d.path, perm), kind: errUnsafeDir}
 	}
 	d.dev, d.ino = uint64(st.Dev), uint64(st.Ino)
 	return d.reachable()
@@ -205,7 +205,7 @@ func (d *Dir) OpenFile(name string, flag int, perm uint32) (*os.File, error) {
 
 // CheckSocket reports whether a socket is at name in d. Nothing there is
 // (false, nil); anything but a socket (a file, a directory, a symlink) is
-// an ErrNotSocket error naming the path: wr must never remove it.
+// an errNotSocket error naming the path: wr must never remove it.
 func (d *Dir) CheckSocket(name string) (bool, error) {
 	if err := checkName(name); err != nil {
 		return false, err
@@ -219,7 +219,7 @@ func (d *Dir) CheckSocket(name string) (bool, error) {
 	case err != nil:
 		return false, &pathError{msg: fmt.Sprintf("cannot read %s: %v", path, err), err: err}
 	case st.Mode&unix.S_IFMT != unix.S_IFSOCK:
-		return false, &pathError{msg: fmt.Sprintf("%s exists and is not a socket; pick another --socket", path), kind: ErrNotSocket}
+		return false, &pathError{msg: fmt.Sprintf("%s exists and is not a socket; pick another --socket", path), kind: errNotSocket}
 	}
 	return true, nil
 }

@@ -19,7 +19,7 @@ func (d *Dir) fdPath() string { return "/proc/self/fd/" + strconv.Itoa(d.fd) }
 func (d *Dir) reachable() error {
 	var st unix.Stat_t
 	if err := unix.Stat(d.fdPath(), &st); err != nil || st.Dev != d.dev || st.Ino != d.ino {
-		return &pathError{msg: fmt.Sprintf("cannot reach the socket directory %s through %s; wr needs /proc mounted", d.path, d.fdPath()), kind: ErrNoProc, err: err}
+		return &pathError{msg: fmt.Sprintf("cannot reach the socket directory %s through %s; wr needs /proc mounted", d.path, d.fdPath()), kind: errNoProc, err: err}
 	}
 	return nil
 }

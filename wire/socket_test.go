@@ -135,7 +135,7 @@ func TestCheckDir(t *testing.T) {
 				return
 			}
 			if !errors.Is(err, wire.ErrUnsafeDir) {
-				t.Fatalf("CheckDir = %v, want ErrUnsafeDir", err)
+				t.Fatalf("CheckDir = %v, want errUnsafeDir", err)
 			}
 			if !strings.Contains(err.Error(), dir) {
 				t.Errorf("error %q does not name %s", err, dir)
@@ -166,7 +166,7 @@ func TestCheckDirRefusesNonDirectories(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			err := checkDir(tt.path)
 			if !errors.Is(err, wire.ErrUnsafeDir) {
-				t.Fatalf("CheckDir = %v, want ErrUnsafeDir", err)
+				t.Fatalf("CheckDir = %v, want errUnsafeDir", err)
 			}
 			if !strings.Contains(err.Error(), tt.path) {
 				t.Errorf("error %q does not name %s", err, tt.path)
@@ -198,7 +198,7 @@ func TestCheckDirOtherOwner(t *testing.T) {
 	}
 	err := checkDir(dir)
 	if !errors.Is(err, wire.ErrUnsafeDir) {
-		t.Fatalf("CheckDir(%s) = %v, want ErrUnsafeDir", dir, err)
+		t.Fatalf("CheckDir(%s) = %v, want errUnsafeDir", dir, err)
 	}
 	if !strings.Contains(err.Error(), "owned by") {
 		t.Errorf("error %q does not say the owner is wrong", err)
@@ -229,7 +229,7 @@ func TestPrepareDir(t *testing.T) {
 		dir := mkdir(t, filepath.Join(t.TempDir(), "wr"), 0o777)
 		_, err := wire.PrepareDir(filepath.Join(dir, "default.sock"))
 		if !errors.Is(err, wire.ErrUnsafeDir) {
-			t.Fatalf("PrepareDir = %v, want ErrUnsafeDir", err)
+			t.Fatalf("PrepareDir = %v, want errUnsafeDir", err)
 		}
 		if !strings.Contains(err.Error(), dir) {
 			t.Errorf("error %q does not name %s", err, dir)
@@ -342,7 +342,7 @@ func TestCheckSocket(t *testing.T) {
 	for _, name := range []string{"file", "sub", "link"} {
 		ok, err := d.CheckSocket(name)
 		if ok || !errors.Is(err, wire.ErrNotSocket) {
-			t.Errorf("%s: %v, %v; want ErrNotSocket", name, ok, err)
+			t.Errorf("%s: %v, %v; want errNotSocket", name, ok, err)
 			continue
 		}
 		want := filepath.Join(dir, name) + " exists and is not a socket; pick another --socket"

@@ -40,10 +40,10 @@ var (
 	// ErrBadName is returned by CheckName for a name outside NameRule.
 	ErrBadName = errors.New("wire: invalid session name")
 
-	// ErrUnsafeDir is matched by the errors of OpenDir and PrepareDir for a
+	// errUnsafeDir is matched by the errors of OpenDir and PrepareDir for a
 	// socket directory someone else could control: another owner, group or
 	// world write permission, a symbolic link, not a directory, or one
 	// swapped while it was opened. Their text names the path and says what
 	// to do.
-	ErrUnsafeDir = errors.New("wire: unsafe socket directory")
+	errUnsafeDir = errors.New("wire: unsafe socket directory")
 )

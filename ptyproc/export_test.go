@@ -1,0 +1,4 @@
+package ptyproc
+
+// ExitCode is exitCode, for the external tests.
+var ExitCode = exitCode

@@ -1,0 +1,9 @@
+package wire
+
+// The sentinels only wire returns and only its external tests check.
+var (
+	ErrUnsafeDir = errUnsafeDir
+	ErrNotSocket = errNotSocket
+	ErrBlocking  = errBlocking
+	ErrNoProc    = errNoProc
+)
