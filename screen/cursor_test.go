@@ -42,7 +42,7 @@ func TestCursor(t *testing.T) {
 			}
 		}},
 		{name: "DECTCEM", in: "\x1b[?25l", check: func(t *testing.T, s *Screen) {
-			if s.CursorVisible() {
+			if s.cursorVisible() {
 				t.Error("cursor visible")
 			}
 		}},

@@ -97,7 +97,7 @@ func runScreenCases(t *testing.T, cases []screenCase) {
 					t.Fatalf("%s: screen\n%s\nwant\n%s", where, quoteLines(got), quoteLines(tc.want))
 				}
 				if tc.cursor != nil {
-					if x, y := s.Cursor(); x != tc.cursor[0] || y != tc.cursor[1] {
+					if x, y := s.cursor(); x != tc.cursor[0] || y != tc.cursor[1] {
 						t.Fatalf("%s: cursor %d,%d, want %d,%d", where, x, y, tc.cursor[0], tc.cursor[1])
 					}
 				}

@@ -43,7 +43,7 @@ func TestAltScreen(t *testing.T) {
 			want: []string{"main", "  y"}, cursor: at(3, 1)},
 		{name: "1049 keeps the cursor position on entry", in: "ab\x1b[?1049hc", want: []string{"  c"},
 			check: func(t *testing.T, s *Screen) {
-				if !s.AltScreen() {
+				if !s.altScreen() {
 					t.Error("not on the alternate screen")
 				}
 			}},
@@ -54,7 +54,7 @@ func TestAltScreen(t *testing.T) {
 		{name: "1048 saves and restores the cursor", in: "\x1b[2;2H\x1b[?1048h\x1b[4;4H\x1b[?1048lx", want: []string{"", " x"}},
 		{name: "RIS leaves the alternate screen", in: "main\x1b[?1049halt\x1bc", want: nil,
 			check: func(t *testing.T, s *Screen) {
-				if s.AltScreen() {
+				if s.altScreen() {
 					t.Error("still on the alternate screen")
 				}
 			}},
@@ -95,23 +95,23 @@ func TestKittyFlags(t *testing.T) {
 func TestOSC(t *testing.T) {
 	runScreenCases(t, []screenCase{
 		{name: "OSC 2 sets the title", in: "\x1b]2;hello; world\x07", check: func(t *testing.T, s *Screen) {
-			if s.Title() != "hello; world" {
-				t.Errorf("title %q", s.Title())
+			if s.windowTitle() != "hello; world" {
+				t.Errorf("title %q", s.windowTitle())
 			}
 		}},
 		{name: "OSC 0 with ST", in: "\x1b]0;vim - file\x1b\\x", want: []string{"x"}, check: func(t *testing.T, s *Screen) {
-			if s.Title() != "vim - file" {
-				t.Errorf("title %q", s.Title())
+			if s.windowTitle() != "vim - file" {
+				t.Errorf("title %q", s.windowTitle())
 			}
 		}},
 		{name: "OSC 1 does not set the title", in: "\x1b]1;icon\x07", check: func(t *testing.T, s *Screen) {
-			if s.Title() != "" {
-				t.Errorf("title %q", s.Title())
+			if s.windowTitle() != "" {
+				t.Errorf("title %q", s.windowTitle())
 			}
 		}},
 		{name: "OSC 7 sets the working directory", in: "\x1b]7;file://host/home/me\x07", check: func(t *testing.T, s *Screen) {
-			if s.WorkingDirectory() != "file://host/home/me" {
-				t.Errorf("cwd %q", s.WorkingDirectory())
+			if s.workingDirectory() != "file://host/home/me" {
+				t.Errorf("cwd %q", s.workingDirectory())
 			}
 		}},
 		{name: "OSC 8 links cells", in: "\x1b]8;id=7;http://a/b;c\x1b\\ab\x1b]8;;\x1b\\c", want: []string{"abc"},
@@ -136,14 +136,14 @@ func TestResize(t *testing.T) {
 	if got := screenLines(s); !equalLines(got, []string{"01234", "ab"}) {
 		t.Fatalf("after shrinking: %q", got)
 	}
-	if x, y := s.Cursor(); x != 2 || y != 1 {
+	if x, y := s.cursor(); x != 2 || y != 1 {
 		t.Fatalf("cursor %d,%d", x, y)
 	}
 	s.Resize(12, 5)
 	if got := screenLines(s); !equalLines(got, []string{"01234", "ab"}) {
 		t.Fatalf("after growing: %q", got)
 	}
-	if c, r := s.Size(); c != 12 || r != 5 {
+	if c, r := s.size(); c != 12 || r != 5 {
 		t.Fatalf("size %dx%d", c, r)
 	}
 	s.Write([]byte("\x1b[5;1H" + repeatString("x", 13)))
@@ -154,7 +154,7 @@ func TestResize(t *testing.T) {
 		t.Fatalf("scrollback %q", got)
 	}
 	s.Resize(0, -3)
-	if c, r := s.Size(); c != 1 || r != 1 {
+	if c, r := s.size(); c != 1 || r != 1 {
 		t.Fatalf("size after a bogus resize %dx%d", c, r)
 	}
 }

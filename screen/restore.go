@@ -26,7 +26,7 @@ const restorePrefix = "\x1b[?2026h" +
 // so that it scrolls off the top into the terminal's own scrollback), the
 // primary screen, and, when the alternate screen is active, the switch to
 // it and its contents (so the primary screen is right when the application
-// leaves); then the scroll region, tab stops, saved cursor, cursor position
+// leaves); then the saved cursor, scroll region, tab stops, cursor position
 // (with a pending wrap), pen, character sets, modes, kitty keyboard flags,
 // cursor style and visibility, title and working directory. It never emits
 // a query.
@@ -36,10 +36,32 @@ const restorePrefix = "\x1b[?2026h" +
 // changed leads to. The cursor then lands on the region's nearest row.
 func (s *Screen) AppendRestore(dst []byte) []byte {
 	p := painter{s: s, b: append(dst, restorePrefix...), links: true}
+	p.appendPrimary()
+	if s.onAlt {
+		p.appendAlt()
+	}
+	if s.g.saved.valid {
+		p.appendDECSC(s.g.saved)
+	}
+	// The scroll region goes after the saved cursors: they are set up with
+	// the whole screen as the region, where a position in origin mode is
+	// absolute, so a saved position outside today's region survives.
+	p.b = appendRegion(p.b, s)
+	p.b = appendTabStops(p.b, s.tabs)
+	p.appendCursor()
+	p.b = appendPen(p.b, s, &s.pen, p.cur)
+	p.b = appendCharsets(p.b, s.charsets, s.gl)
+	p.b = appendModes(p.b, s)
+	p.b = appendCursorStyle(p.b, s)
+	p.b = appendTitleAndCwd(p.b, s)
+	return append(p.b, "\x1b[?2026l"...)
+}
 
-	// Scrollback and primary screen, one line after another: the terminal
-	// scrolls the scrollback off the top and ends showing the screen.
-	g := s.primary
+// appendPrimary draws the scrollback and the primary screen, one line after
+// another: the terminal scrolls the scrollback off the top and ends showing
+// the screen.
+func (p *painter) appendPrimary() {
+	s, g := p.s, p.s.primary
 	for y := -g.history; y < s.rows; y++ {
 		l := g.line(y)
 		wrapsItself := p.paintLine(l.cells)
@@ -60,50 +82,71 @@ func (s *Screen) AppendRestore(dst []byte) []byte {
 		}
 		p.b = append(p.b, "\r\n"...)
 	}
+}
 
-	if s.onAlt {
-		// ?1049h saves the cursor the application gets back when it
-		// leaves the alternate screen: set it up first.
-		p.appendSaved(g.saved)
-		p.b = appendKitty(p.b, &g.kitty)
-		p.b = append(p.b, "\x1b[?1049h"...)
-		p.afterSave(g.saved)
-		for y := range s.rows {
-			cells := s.alt.line(y).cells
-			if trimmedEnd(cells, false) > 0 {
-				p.b = appendCUP(p.b, y, 0)
-				p.paintLine(cells)
-				p.setStyle(0)
-			}
+// appendAlt switches to the alternate screen and draws it. ?1049h saves the
+// cursor the application gets back when it leaves the alternate screen: it
+// is set up first. So are the primary screen's kitty keyboard flags, which a
+// terminal keeps per screen as this one does.
+func (p *painter) appendAlt() {
+	s, g := p.s, p.s.primary
+	p.appendSaved(g.saved)
+	p.b = appendKitty(p.b, &g.kitty)
+	p.b = append(p.b, "\x1b[?1049h"...)
+	p.afterSave(g.saved)
+	for y := range s.rows {
+		cells := s.alt.line(y).cells
+		if trimmedEnd(cells, false) > 0 {
+			p.b = appendCUP(p.b, y, 0)
+			p.paintLine(cells)
+			p.setStyle(0)
 		}
 	}
-	if s.g.saved.valid {
-		p.appendSaved(s.g.saved)
-		p.b = append(p.b, "\x1b7"...)
-		p.afterSave(s.g.saved)
+}
+
+// appendDECSC makes the terminal save sc with DECSC (ESC 7), as the active
+// screen has it saved.
+func (p *painter) appendDECSC(sc savedCursor) {
+	p.appendSaved(sc)
+	p.b = append(p.b, "\x1b7"...)
+	p.afterSave(sc)
+}
+
+// appendRegion sets the scroll region when it is not the whole screen.
+func appendRegion(b []byte, s *Screen) []byte {
+	if s.top == 0 && s.bottom == s.rows {
+		return b
 	}
+	b = append(b, "\x1b["...)
+	b = strconv.AppendInt(b, int64(s.top+1), 10)
+	b = append(b, ';')
+	b = strconv.AppendInt(b, int64(s.bottom), 10)
+	return append(b, 'r')
+}
 
-	// The scroll region goes after the saved cursors: they are set up with
-	// the whole screen as the region, where a position in origin mode is
-	// absolute, so a saved position outside today's region survives.
-	p.b = appendRegion(p.b, s)
-
-	// Tab stops.
-	p.b = append(p.b, "\x1b[3g"...)
-	for x, stop := range s.tabs {
+// appendTabStops clears every tab stop and sets the ones in tabs.
+func appendTabStops(b []byte, tabs []bool) []byte {
+	b = append(b, "\x1b[3g"...)
+	for x, stop := range tabs {
 		if stop {
-			p.b = append(p.b, "\x1b["...)
-			p.b = strconv.AppendInt(p.b, int64(x+1), 10)
-			p.b = append(p.b, "G\x1bH"...)
+			b = append(b, "\x1b["...)
+			b = strconv.AppendInt(b, int64(x+1), 10)
+			b = append(b, "G\x1bH"...)
 		}
 	}
+	return b
+}
 
-	// Cursor. Origin mode goes first because setting it homes the cursor.
+// appendCursor sets origin mode and places the cursor, with its wrap pending
+// when the screen's is. Origin mode goes first because setting it homes the
+// cursor.
+func (p *painter) appendCursor() {
+	s := p.s
 	if s.modes.has(modeOrigin) {
 		p.b = append(p.b, "\x1b[?6h"...)
 	}
-	// Outside the region in origin mode (the state above that cannot be
-	// reproduced), a position above the region would be a negative CUP,
+	// Outside the region in origin mode (the state AppendRestore cannot
+	// reproduce), a position above the region would be a negative CUP,
 	// which a terminal prints as text, and a redrawn last column would land
 	// on another row: the cursor is only placed, on the nearest row.
 	outside := s.modes.has(modeOrigin) && (s.y < s.top || s.y >= s.bottom)
@@ -124,51 +167,59 @@ func (s *Screen) AppendRestore(dst []byte) []byte {
 	} else {
 		p.b = appendCUP(p.b, max(s.y-s.originTop(), 0), s.x)
 	}
+}
 
-	// Pen and character sets.
-	p.b = appendPen(p.b, s, &s.pen, p.cur)
-	p.b = appendCharsets(p.b, s.charsets, s.gl)
-
-	// Modes.
+// appendModes sets the modes s has that the prefix turned off (and turns
+// autowrap off when s has), then the kitty keyboard flags.
+func appendModes(b []byte, s *Screen) []byte {
 	for _, m := range decModes {
 		if s.modes.has(m.mode) && m.mode != modeKeypad {
-			p.b = append(p.b, "\x1b[?"...)
-			p.b = strconv.AppendInt(p.b, int64(m.num), 10)
-			p.b = append(p.b, 'h')
+			b = append(b, "\x1b[?"...)
+			b = strconv.AppendInt(b, int64(m.num), 10)
+			b = append(b, 'h')
 		}
 	}
 	if s.modes.has(modeKeypad) {
-		p.b = append(p.b, "\x1b="...)
+		b = append(b, "\x1b="...)
 	}
 	if !s.modes.has(modeAutowrap) {
-		p.b = append(p.b, "\x1b[?7l"...)
+		b = append(b, "\x1b[?7l"...)
 	}
 	if s.modes.has(modeInsert) {
-		p.b = append(p.b, "\x1b[4h"...)
+		b = append(b, "\x1b[4h"...)
 	}
 	if s.modes.has(modeNewline) {
-		p.b = append(p.b, "\x1b[20h"...)
+		b = append(b, "\x1b[20h"...)
 	}
-	p.b = appendKitty(p.b, &s.g.kitty)
+	return appendKitty(b, &s.g.kitty)
+}
 
-	// Cursor style and visibility, title, working directory.
-	p.b = append(p.b, "\x1b["...)
-	p.b = strconv.AppendInt(p.b, int64(s.cursorStyle), 10)
-	p.b = append(p.b, " q"...)
+// appendCursorStyle sets the cursor style (DECSCUSR) and shows the cursor
+// when s does; the prefix hid it.
+func appendCursorStyle(b []byte, s *Screen) []byte {
+	b = append(b, "\x1b["...)
+	b = strconv.AppendInt(b, int64(s.cursorStyle), 10)
+	b = append(b, " q"...)
 	if s.modes.has(modeCursorVisible) {
-		p.b = append(p.b, "\x1b[?25h"...)
+		b = append(b, "\x1b[?25h"...)
 	}
+	return b
+}
+
+// appendTitleAndCwd sets the window title (OSC 2) and the working directory
+// (OSC 7) when s has them.
+func appendTitleAndCwd(b []byte, s *Screen) []byte {
 	if s.title != "" {
-		p.b = append(p.b, "\x1b]2;"...)
-		p.b = append(p.b, s.title...)
-		p.b = append(p.b, "\x1b\\"...)
+		b = append(b, "\x1b]2;"...)
+		b = append(b, s.title...)
+		b = append(b, "\x1b\\"...)
 	}
 	if s.cwd != "" {
-		p.b = append(p.b, "\x1b]7;"...)
-		p.b = append(p.b, s.cwd...)
-		p.b = append(p.b, "\x1b\\"...)
+		b = append(b, "\x1b]7;"...)
+		b = append(b, s.cwd...)
+		b = append(b, "\x1b\\"...)
 	}
-	return append(p.b, "\x1b[?2026l"...)
+	return b
 }
 
 // originTop is the row CUP counts from: the top margin in origin mode.
@@ -210,18 +261,6 @@ func appendCUP(b []byte, row, col int) []byte {
 	b = append(b, ';')
 	b = strconv.AppendInt(b, int64(col+1), 10)
 	return append(b, 'H')
-}
-
-// appendRegion sets the scroll region when it is not the whole screen.
-func appendRegion(b []byte, s *Screen) []byte {
-	if s.top == 0 && s.bottom == s.rows {
-		return b
-	}
-	b = append(b, "\x1b["...)
-	b = strconv.AppendInt(b, int64(s.top+1), 10)
-	b = append(b, ';')
-	b = strconv.AppendInt(b, int64(s.bottom), 10)
-	return append(b, 'r')
 }
 
 // appendPen sets the terminal's pen to st, given that it has the style

@@ -151,8 +151,8 @@ func TestRestoreHasNoControlsFromTheApplication(t *testing.T) {
 			t.Fatalf("restore contains %q: %q", bad, restore)
 		}
 	}
-	if s.Title() != "a6n6n" {
-		t.Fatalf("title %q", s.Title())
+	if s.windowTitle() != "a6n6n" {
+		t.Fatalf("title %q", s.windowTitle())
 	}
 }
 

@@ -284,32 +284,10 @@ func (s *Screen) Resize(cols, rows int) {
 	}
 }
 
-// Size returns the screen size.
-func (s *Screen) Size() (cols, rows int) { return s.cols, s.rows }
-
 // SetReply sets the function that receives the answers to queries the
 // application sends (DA1, DA2, CPR, DSR). It is called synchronously from
 // Write; p is only valid during the call.
 func (s *Screen) SetReply(f func(p []byte)) { s.reply = f }
-
-// Title returns the window title set with OSC 0 or OSC 2.
-func (s *Screen) Title() string { return s.title }
-
-// WorkingDirectory returns the working directory reported with OSC 7 (a
-// file:// URL, unvalidated), or "".
-func (s *Screen) WorkingDirectory() string { return s.cwd }
-
-// Cursor returns the 0-based cursor position.
-func (s *Screen) Cursor() (x, y int) { return s.x, s.y }
-
-// CursorVisible reports whether the application shows the cursor (DECTCEM).
-func (s *Screen) CursorVisible() bool { return s.modes.has(modeCursorVisible) }
-
-// AltScreen reports whether the alternate screen is active.
-func (s *Screen) AltScreen() bool { return s.onAlt }
-
-// ScrollbackLen returns the number of scrollback lines held.
-func (s *Screen) ScrollbackLen() int { return s.primary.history }
 
 func (s *Screen) sendReply(b []byte) {
 	if s.reply != nil {

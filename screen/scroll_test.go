@@ -17,7 +17,7 @@ func TestScroll(t *testing.T) {
 		{name: "autowrap at the bottom scrolls", in: "\x1b[4;1H0123456789ab", want: []string{"", "", "0123456789", "ab"}},
 		{name: "region scrolls only inside", in: "1\r\n2\r\n3\r\n4\x1b[2;3r\x1b[3;1H\nx",
 			want: []string{"1", "3", "x", "4"}, check: func(t *testing.T, s *Screen) {
-				if s.ScrollbackLen() != 0 {
+				if s.scrollbackLen() != 0 {
 					t.Error("a region scroll went to the scrollback")
 				}
 			}},
@@ -44,8 +44,8 @@ func TestScroll(t *testing.T) {
 		}},
 		{name: "the alternate screen has no scrollback", in: "\x1b[?1049h1\r\n2\r\n3\r\n4\r\n5", want: []string{"2", "3", "4", "5"},
 			check: func(t *testing.T, s *Screen) {
-				if s.ScrollbackLen() != 0 {
-					t.Errorf("scrollback %d", s.ScrollbackLen())
+				if s.scrollbackLen() != 0 {
+					t.Errorf("scrollback %d", s.scrollbackLen())
 				}
 			}},
 	})
@@ -78,8 +78,8 @@ func TestScrollbackBounded(t *testing.T) {
 func TestEraseScrollback(t *testing.T) {
 	s := New(10, 3, 0)
 	s.Write([]byte(strings.Repeat("x\r\n", 10) + "\x1b[3J"))
-	if s.ScrollbackLen() != 0 {
-		t.Fatalf("ED 3 left %d lines", s.ScrollbackLen())
+	if s.scrollbackLen() != 0 {
+		t.Fatalf("ED 3 left %d lines", s.scrollbackLen())
 	}
 	if got := screenLines(s); !equalLines(got, []string{"x", "x"}) {
 		t.Fatalf("ED 3 changed the screen: %q", got)
@@ -93,7 +93,7 @@ func TestEraseScrollback(t *testing.T) {
 func TestDefaultScrollback(t *testing.T) {
 	s := New(10, 3, 0)
 	s.Write([]byte(strings.Repeat("x\r\n", 3000)))
-	if s.ScrollbackLen() != DefaultScrollback {
-		t.Fatalf("scrollback %d, want %d", s.ScrollbackLen(), DefaultScrollback)
+	if s.scrollbackLen() != DefaultScrollback {
+		t.Fatalf("scrollback %d, want %d", s.scrollbackLen(), DefaultScrollback)
 	}
 }
