@@ -422,3 +422,26 @@ func TestResizeProperty(t *testing.T) {
 		}
 	}
 }
+
+// TestResizeAltScreen: the alternate screen is cut and extended in place,
+// without reflow (its programs redraw), while the primary screen under it
+// keeps and reflows its lines.
+func TestResizeAltScreen(t *testing.T) {
+	s := New(10, 4, 100)
+	s.Write([]byte(seqInput(1, 6) + "abcdefghijklm\x1b[?1049h\x1b[H0123456789\r\nab"))
+	s.Resize(5, 2)
+	if got := screenLines(s); !equalLines(got, []string{"01234", "ab"}) {
+		t.Fatalf("alternate screen at 5x2:\n%s", quoteLines(got))
+	}
+	s.Resize(10, 4)
+	if got := screenLines(s); !equalLines(got, []string{"01234", "ab"}) {
+		t.Fatalf("alternate screen at 10x4:\n%s", quoteLines(got))
+	}
+	s.Write([]byte("\x1b[?1049l"))
+	if got := logicalLines(s); !equalLines(got, append(seqLines(1, 6), "abcdefghijklm")) {
+		t.Fatalf("primary lines:\n%s", quoteLines(got))
+	}
+	if x, y := s.Cursor(); x != 3 || y != 3 {
+		t.Fatalf("cursor %d,%d", x, y)
+	}
+}

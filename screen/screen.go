@@ -278,6 +278,8 @@ func (s *Screen) Resize(cols, rows int) {
 	}
 	if saved.valid {
 		saved.x, saved.y, saved.pendingWrap = sp.x, sp.y, sp.pending
+	} else {
+		saved.x, saved.y = min(saved.x, cols-1), min(saved.y, rows-1)
 	}
 	if s.onAlt {
 		s.alt.resize(s.cols, cols, rows)
