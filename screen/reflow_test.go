@@ -445,3 +445,31 @@ func TestResizeAltScreen(t *testing.T) {
 		t.Fatalf("cursor %d,%d", x, y)
 	}
 }
+
+// BenchmarkResizeReflow: a full 2,000-line scrollback of wrapped and
+// unwrapped lines, resized between 80 and 120 columns.
+func BenchmarkResizeReflow(b *testing.B) {
+	s := New(80, 24, DefaultScrollback)
+	for range 100 {
+		s.Write([]byte(longLines()))
+	}
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := range b.N {
+		s.Resize(80+40*(i%2), 24)
+	}
+}
+
+// BenchmarkResizeRows: only the height changes, as when a window is
+// dragged taller and shorter.
+func BenchmarkResizeRows(b *testing.B) {
+	s := New(80, 24, DefaultScrollback)
+	for range 100 {
+		s.Write([]byte(longLines()))
+	}
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := range b.N {
+		s.Resize(80, 24+10*(i%2))
+	}
+}
