@@ -220,8 +220,9 @@ func (g *grid) clearHistory() {
 }
 
 // resize lays the ring out again for a new size (from columns wide before,
-// cols now): the scrollback is kept,
-// screen lines are kept from the top (no re-flow), cut or extended.
+// cols now): the scrollback is kept, screen lines are kept from the top (no
+// reflow), cut or extended. It is the alternate screen's resize, whose
+// programs redraw; the primary screen's is reflow.
 func (g *grid) resize(from, cols, rows int) {
 	keep := min(rows, g.rows)
 	ring := make([]line, g.history+rows)

@@ -12,27 +12,29 @@ package screen
 //     whatever their background, as in kitty; a line that fits in one row
 //     keeps its cells, background included, cut or extended as before.
 //   - A two-column character never straddles a wrap: one that no longer
-//     fits in the last column goes to the next row, the row being marked an
-//     early wrap, whose last column is not part of the line (ghostty's
-//     spacer head, as printing it at that width would have done). On a
+//     fits in the last column goes to the next row, and the row is marked
+//     an early wrap, whose last column is not part of the line (ghostty's
+//     spacer head). That is what printing the line at that width does. On a
 //     one-column screen, where it cannot fit, it is dropped, as printing it
-//     there would.
+//     there would drop it.
 //   - The cursor, and the primary screen's saved cursor, stay on the same
 //     character of the same logical line (tmux, kitty, ghostty); past the
 //     end of the line's text, at the same distance from it, up to the last
 //     column. A cursor right after a line that ends exactly at the new right
 //     margin gets a pending wrap, as printing the line would have left it.
-//   - Then the rows are placed, xterm and tmux style. Blank rows below the
-//     cursor's line are taken first when room is needed, then the top rows
-//     are pushed into the scrollback. When there is room to spare (more
-//     rows, or fewer rows of text after widening) lines are pulled back
-//     down from the scrollback, as xterm does when it grows (and kitty with
-//     scrollback_fill_enlarged_window), keeping the same number of blank
-//     rows below the cursor's line. The cursor's line always stays on the
-//     screen: what is below it and does not fit (only when more than a
-//     screenful of text sits below the cursor) is dropped, as xterm and tmux
-//     drop it. Otherwise no line is lost, except off the far end of a full
-//     scrollback.
+//   - Then the rows are placed. When room is needed (fewer rows, or more
+//     rows of text after narrowing), the blank rows at the bottom, below
+//     the cursor's line and the text, go first, then the top rows are
+//     pushed into the scrollback (xterm and tmux give up the rows below the
+//     cursor first too, but blank or not). When there is room to spare
+//     (more rows, or fewer rows of text after widening), lines are pulled
+//     back down from the scrollback, as xterm does when it grows (kitty
+//     with scrollback_fill_enlarged_window; tmux after a reflow), keeping
+//     as many blank rows at the bottom as there were. The cursor's line
+//     always stays on the screen: text below it that does not fit (only
+//     when more than a screenful sits below the cursor) is dropped, the one
+//     case where xterm's and tmux's choice is kept. Otherwise no line is
+//     lost, except off the far end of a full scrollback.
 //
 // The alternate screen is not reflowed: its programs redraw on SIGWINCH. Its
 // lines are cut or extended in place (grid.resize), as before.
