@@ -101,8 +101,8 @@ func (s *Screen) canSkip(tail int) bool {
 	if tail < s.skipNeed() {
 		return false
 	}
-	// A narrower region scrolls without the scrollback and keeps the rows
-	// outside it.
+	// A narrower region keeps the rows outside it (and, with a top margin
+	// below the first row, scrolls without the scrollback).
 	if s.top != 0 || s.bottom != s.rows {
 		return false
 	}

@@ -113,13 +113,22 @@ func (s *Screen) nextLine() {
 }
 
 // scrollUp scrolls the region up n lines. Lines leave through the top of
-// the screen into the scrollback only when the region is the whole screen
-// and the primary screen is active (the alternate grid has no scrollback).
+// the screen into the scrollback when the region's top margin is the first
+// row and the primary screen is active (the alternate grid has no
+// scrollback), whatever the bottom margin, as in xterm: a program that
+// keeps a status line at the bottom (apt's progress bar) still leaves the
+// lines it scrolls in the scrollback. A region below the first row never
+// feeds it.
 func (s *Screen) scrollUp(n int) {
-	if s.top == 0 && s.bottom == s.rows {
+	if s.top == 0 && (s.bottom == s.rows || s.g.maxHistory > 0) {
 		blank := s.blank()
-		for range min(n, s.rows) {
+		for range min(n, s.bottom) {
 			s.g.scrollUp(s.cols, blank)
+			if s.bottom < s.rows {
+				// The rows below the region moved up with the rest: move
+				// them back down over the fresh blank line.
+				s.g.rotateDown(s.bottom-1, s.rows)
+			}
 		}
 		return
 	}

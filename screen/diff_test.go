@@ -22,8 +22,10 @@ package screen
 //   - ED 1 erases from the top left to the cursor, inclusive; x/vt erases all
 //     of the cursor's line.
 //   - DL at the top of a full-screen region deletes lines; x/vt pushes them
-//     into its scrollback. Only a scroll (LF, IND, wrap, SU) of a full-screen
-//     region on the primary screen feeds our scrollback.
+//     into its scrollback. Only a scroll (LF, IND, wrap, SU) of a region
+//     whose top margin is the first row, on the primary screen, feeds our
+//     scrollback (xterm). The comparisons here look at the screen, not the
+//     scrollback.
 //   - ICH and DCH work on any line; x/vt ignores them when the cursor is
 //     outside the vertical scroll region.
 //   - CUU and CUD stop at the top (bottom) margin when they start at or below

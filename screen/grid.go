@@ -12,6 +12,11 @@ type line struct {
 	// wrapped is set when autowrap continued this line onto the next: the two
 	// are one logical line, which a restore lets the terminal wrap again.
 	wrapped bool
+	// early is set, with wrapped, when the wrap came before the last column
+	// was written: a two-column character did not fit there, and went to the
+	// next line. The last column is then not part of the logical line (a
+	// reflow drops it). It means nothing without wrapped.
+	early bool
 }
 
 // writable returns l's cells, first giving a line that has none its cols
@@ -26,7 +31,7 @@ func (l *line) writable(cols int) []cell {
 // reset makes l a blank line of the given width, reusing its cells. A line
 // without cells stays without, unless the blank has a colour.
 func (l *line) reset(cols int, blank cell) {
-	l.wrapped = false
+	l.wrapped, l.early = false, false
 	if l.cells == nil && blank == (cell{}) {
 		return
 	}
@@ -164,6 +169,14 @@ func (g *grid) reverse(from, to int) {
 	}
 }
 
+// rotateDown moves rows [top, bottom-1) down one row and the line of row
+// bottom-1 to row top, by moving line headers.
+func (g *grid) rotateDown(top, bottom int) {
+	for y := bottom - 1; y > top; y-- {
+		g.swap(y, y-1)
+	}
+}
+
 // scrollRegionUp moves rows [top+n, bottom) up to top and blanks the last n
 // rows of the region, by rotating line headers (no cell is copied). Nothing
 // goes into the scrollback.
@@ -207,8 +220,9 @@ func (g *grid) clearHistory() {
 }
 
 // resize lays the ring out again for a new size (from columns wide before,
-// cols now): the scrollback is kept,
-// screen lines are kept from the top (no re-flow), cut or extended.
+// cols now): the scrollback is kept, screen lines are kept from the top (no
+// reflow), cut or extended. It is the alternate screen's resize, whose
+// programs redraw; the primary screen's is reflow.
 func (g *grid) resize(from, cols, rows int) {
 	keep := min(rows, g.rows)
 	ring := make([]line, g.history+rows)

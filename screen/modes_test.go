@@ -133,24 +133,30 @@ func TestResize(t *testing.T) {
 	s := New(10, 4, 100)
 	s.Write([]byte("0123456789\r\nab\r\ncd\r\nef"))
 	s.Resize(5, 2)
-	if got := screenLines(s); !equalLines(got, []string{"01234", "ab"}) {
+	if got := screenLines(s); !equalLines(got, []string{"cd", "ef"}) {
 		t.Fatalf("after shrinking: %q", got)
+	}
+	if got := historyLines(s); !equalLines(got, []string{"01234", "56789", "ab"}) {
+		t.Fatalf("scrollback after shrinking: %q", got)
 	}
 	if x, y := s.cursor(); x != 2 || y != 1 {
 		t.Fatalf("cursor %d,%d", x, y)
 	}
 	s.Resize(12, 5)
-	if got := screenLines(s); !equalLines(got, []string{"01234", "ab"}) {
+	if got := screenLines(s); !equalLines(got, []string{"0123456789", "ab", "cd", "ef"}) {
 		t.Fatalf("after growing: %q", got)
+	}
+	if x, y := s.cursor(); x != 2 || y != 3 {
+		t.Fatalf("cursor %d,%d", x, y)
 	}
 	if c, r := s.size(); c != 12 || r != 5 {
 		t.Fatalf("size %dx%d", c, r)
 	}
 	s.Write([]byte("\x1b[5;1H" + repeatString("x", 13)))
-	if got := screenLines(s); !equalLines(got, []string{"ab", "", "", "xxxxxxxxxxxx", "x"}) {
+	if got := screenLines(s); !equalLines(got, []string{"ab", "cd", "ef", "xxxxxxxxxxxx", "x"}) {
 		t.Fatalf("writing after the resize: %q", got)
 	}
-	if got := historyLines(s); len(got) != 1 || got[0] != "01234" {
+	if got := historyLines(s); len(got) != 1 || got[0] != "0123456789" {
 		t.Fatalf("scrollback %q", got)
 	}
 	s.Resize(0, -3)

@@ -133,9 +133,12 @@ func (s *Screen) put(r rune, w int) {
 }
 
 // wrap moves to the start of the next line for autowrap, scrolling if the
-// cursor is on the bottom margin, and marks the line as continued.
+// cursor is on the bottom margin, and marks the line as continued: early
+// when no wrap was pending (a wide character that does not fit in the last
+// column wraps without one).
 func (s *Screen) wrap() {
-	s.g.line(s.y).wrapped = true
+	l := s.g.line(s.y)
+	l.wrapped, l.early = true, !s.pendingWrap
 	s.pendingWrap = false
 	s.x = 0
 	s.index()

@@ -246,23 +246,55 @@ func (s *Screen) parserState() parser.State {
 // inGround reports whether the parser is between sequences.
 func (s *Screen) inGround() bool { return s.parserState() == parser.GroundState }
 
-// Resize changes the screen size. Content is not re-flowed: it stays at the
-// top left, cut or extended, and the cursor is clamped. The scroll region is
+// Resize changes the screen size. The primary screen keeps every line and
+// reflows soft-wrapped ones to the new width, its cursor (or, while the
+// alternate screen is active, its saved cursor) staying on the same
+// character: see reflow. The alternate screen is cut or extended in place,
+// its content at the top left, and the cursor clamped. The scroll region is
 // reset, as xterm does.
 func (s *Screen) Resize(cols, rows int) {
 	cols, rows = clampSize(cols, rows)
 	if cols == s.cols && rows == s.rows {
 		return
 	}
-	if s.pendingWrap && s.x < cols-1 {
-		// The cursor was logically past the last column.
-		s.x++
+	autowrap := s.modes.has(modeAutowrap)
+	cur := cursorPos{x: s.x, y: s.y, pending: s.pendingWrap}
+	saved := &s.primary.saved
+	sp := cursorPos{x: saved.x, y: saved.y, pending: saved.pendingWrap}
+	switch {
+	case !s.onAlt && saved.valid:
+		s.primary.reflow(s.cols, cols, rows, autowrap, []*cursorPos{&cur, &sp})
+	case !s.onAlt:
+		s.primary.reflow(s.cols, cols, rows, autowrap, []*cursorPos{&cur})
+	case saved.valid:
+		// Back on the primary screen the application gets its saved cursor
+		// (1049): that is the one to keep on its character.
+		s.primary.reflow(s.cols, cols, rows, autowrap, []*cursorPos{&sp})
+	default:
+		// 1047 or 47: the cursor it will come back with is this one, but
+		// it moves on the alternate screen, whose resize places it.
+		c := cur
+		s.primary.reflow(s.cols, cols, rows, autowrap, []*cursorPos{&c})
 	}
-	s.pendingWrap, s.joining = false, false
-	s.primary.resize(s.cols, cols, rows)
-	if s.alt != nil {
+	if saved.valid {
+		saved.x, saved.y, saved.pendingWrap = sp.x, sp.y, sp.pending
+	} else {
+		saved.x, saved.y = min(saved.x, cols-1), min(saved.y, rows-1)
+	}
+	if s.onAlt {
 		s.alt.resize(s.cols, cols, rows)
+		if cur.pending && cur.x < cols-1 {
+			// The cursor was logically past the last column.
+			cur.x++
+		}
+		cur = cursorPos{x: min(cur.x, cols-1), y: min(cur.y, rows-1)}
+		s.alt.saved.x, s.alt.saved.y = min(s.alt.saved.x, cols-1), min(s.alt.saved.y, rows-1)
+	} else if s.alt != nil {
+		s.alt.resize(s.cols, cols, rows)
+		s.alt.saved.x, s.alt.saved.y = min(s.alt.saved.x, cols-1), min(s.alt.saved.y, rows-1)
 	}
+	s.x, s.y, s.pendingWrap, s.joining = cur.x, cur.y, cur.pending, false
+
 	old := len(s.tabs)
 	if cols <= cap(s.tabs) {
 		s.tabs = s.tabs[:cols]
@@ -276,12 +308,6 @@ func (s *Screen) Resize(cols, rows int) {
 	}
 	s.cols, s.rows = cols, rows
 	s.top, s.bottom = 0, rows
-	s.x, s.y = min(s.x, cols-1), min(s.y, rows-1)
-	for _, g := range [2]*grid{s.primary, s.alt} {
-		if g != nil {
-			g.saved.x, g.saved.y = min(g.saved.x, cols-1), min(g.saved.y, rows-1)
-		}
-	}
 }
 
 // SetReply sets the function that receives the answers to queries the
