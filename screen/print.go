@@ -166,6 +166,19 @@ func (s *Screen) combine(r rune) {
 	if c == nil || (c.r == 0 && c.flags&cellCluster == 0) {
 		return
 	}
+	if s.clusters.growable(c) {
+		// Only c refers to its cluster: grow it in place.
+		if len(s.clusters.bytes(c.r))+utf8.RuneLen(r) > maxClusterBytes || !s.clusters.fits(utf8.RuneLen(r)) {
+			return
+		}
+		var rb [utf8.UTFMax]byte
+		c.r = s.clusters.grow(utf8.AppendRune(rb[:0], r))
+		if c.r != s.clusters.open {
+			s.clusters.openCell = nil
+		}
+		s.joining = r == zwj
+		return
+	}
 	buf := s.cellText(s.scratch[:0], *c)
 	if len(buf)+utf8.RuneLen(r) > maxClusterBytes {
 		return
@@ -180,6 +193,10 @@ func (s *Screen) combine(r rune) {
 	// not their addresses: c is still the cell to change.
 	c.r = id
 	c.flags |= cellCluster
+	s.clusters.openCell = nil
+	if id == s.clusters.open {
+		s.clusters.openCell = c
+	}
 	s.joining = r == zwj
 }
 

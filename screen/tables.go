@@ -1,6 +1,11 @@
 package screen
 
-import "unicode/utf8"
+import (
+	"hash/maphash"
+	"math"
+	"math/bits"
+	"unicode/utf8"
+)
 
 // The side tables grow with the distinct styles, clusters and hyperlinks an
 // application uses. A long-running session can use an unbounded number of
@@ -28,69 +33,304 @@ const (
 	cellsPerEntry = 32
 )
 
-// internTable numbers the distinct values a screen uses, in the order they
-// are first added. Its map is made on the first entry: most screens (an
-// idle shell's) never intern anything, and an idle server holds one screen
-// per session.
-type internTable[K comparable, ID ~int32 | ~uint32] struct {
-	list  []K
-	index map[K]ID
-
-	// kept is how many entries the last compaction kept, and added how
-	// many new ones have been asked for since (including any the table was
-	// too full to take): see due.
-	kept, added int
+// The tables index their entries with hashIndex, an open-addressing hash
+// table of their own rather than a Go map: a map keyed by strings holds a
+// string (an allocation, and pointers for the collector to scan) per
+// entry, and a map keyed by style hashes and compares every field. An
+// index slot holds an entry's 32-bit hash and its number, so a probe
+// compares entries only when the hashes match. The slots are made on the
+// first entry: most screens (an idle shell's) never intern anything, and
+// an idle server holds one screen per session.
+type hashIndex struct {
+	slots []uint64 // 0: empty; else hash<<32 | id+1
+	n     int      // entries indexed
 }
 
-// reset empties t, keeping reserved as its first entries; they are never
-// looked up, so their indexes are only ever given out by the caller. The
-// map is made for capacity entries, when there are any.
-func (t *internTable[K, ID]) reset(capacity int, reserved ...K) {
-	t.list = append(make([]K, 0, max(capacity, len(reserved))), reserved...)
-	t.index = nil
+const minIndexSlots = 64
+
+// reset empties x, making it room for capacity entries, if any.
+func (x *hashIndex) reset(capacity int) {
+	x.slots, x.n = nil, 0
 	if capacity > 0 {
-		t.index = make(map[K]ID, capacity)
+		x.slots = make([]uint64, indexSize(capacity))
 	}
 }
 
-func (t *internTable[K, ID]) lookup(k K) (ID, bool) {
-	id, ok := t.index[k]
-	return id, ok
+// indexSize is the slots for n entries: a power of two, at most 3/4 full.
+func indexSize(n int) int {
+	size := minIndexSlots
+	for size*3 < n*4 {
+		size *= 2
+	}
+	return size
 }
 
-func (t *internTable[K, ID]) add(k K) ID {
-	id := ID(len(t.list))
-	t.list = append(t.list, k)
-	if t.index == nil {
-		t.index = map[K]ID{}
+// insert indexes id under hash h. The caller has checked that no equal
+// entry is indexed.
+func (x *hashIndex) insert(h uint32, id int32) {
+	if (x.n+1)*4 > len(x.slots)*3 {
+		x.grow()
 	}
-	t.index[k] = id
+	mask := uint32(len(x.slots) - 1)
+	i := h & mask
+	for x.slots[i] != 0 {
+		i = (i + 1) & mask
+	}
+	x.slots[i] = uint64(h)<<32 | uint64(uint32(id)+1)
+	x.n++
+}
+
+func (x *hashIndex) grow() {
+	old := x.slots
+	x.slots = make([]uint64, max(minIndexSlots, 2*len(old)))
+	mask := uint32(len(x.slots) - 1)
+	for _, sl := range old {
+		if sl == 0 {
+			continue
+		}
+		i := uint32(sl>>32) & mask
+		for x.slots[i] != 0 {
+			i = (i + 1) & mask
+		}
+		x.slots[i] = sl
+	}
+}
+
+// entryCounts are a table's compaction bookkeeping: kept is how many
+// entries the last compaction kept, and added how many new ones have been
+// asked for since (including any the table was too full to take): see due.
+type entryCounts struct{ kept, added int }
+
+// due reports whether a compaction has been paid for by the entries the
+// table has taken since the last one.
+func (c *entryCounts) due(slack int) bool {
+	return c.added >= c.kept+slack
+}
+
+// compacted records that a compaction has just left the table with n live
+// entries.
+func (c *entryCounts) compacted(n int) { c.kept, c.added = n, 0 }
+
+// styleTable numbers the distinct styles a screen uses, in the order they
+// are first added. Index 0 is always the default style, which is never
+// looked up in the index.
+type styleTable struct {
+	list  []style
+	index hashIndex
+	entryCounts
+}
+
+// reset empties t, with room for capacity entries, and adds reserved
+// entries (the default style), which are never looked up.
+func (t *styleTable) reset(capacity int, reserved ...style) {
+	t.list = append(make([]style, 0, max(capacity, len(reserved))), reserved...)
+	t.index.reset(capacity)
+}
+
+// hash mixes the style's 20 bytes (wyhash's multiply-fold).
+func (st *style) hash() uint32 {
+	a := uint64(st.fg) | uint64(st.bg)<<32
+	b := uint64(st.ul) | uint64(st.attrs)<<32 | uint64(st.underline)<<48 | uint64(st.pad)<<56
+	h := mix(a^0xa0761d6478bd642f, b^0xe7037ed1a0b428db)
+	h = mix(h^uint64(st.link), 0x8ebc6af09c88c6e3)
+	return uint32(h) ^ uint32(h>>32)
+}
+
+func mix(a, b uint64) uint64 {
+	hi, lo := bits.Mul64(a, b)
+	return hi ^ lo
+}
+
+func (t *styleTable) lookup(st *style, h uint32) (styleID, bool) {
+	if len(t.index.slots) == 0 {
+		return 0, false
+	}
+	mask := uint32(len(t.index.slots) - 1)
+	for i := h & mask; ; i = (i + 1) & mask {
+		sl := t.index.slots[i]
+		if sl == 0 {
+			return 0, false
+		}
+		if uint32(sl>>32) == h {
+			if id := styleID(uint32(sl) - 1); t.list[id] == *st {
+				return id, true
+			}
+		}
+	}
+}
+
+// add appends st, which the caller has looked up, under hash h.
+func (t *styleTable) add(st *style, h uint32) styleID {
+	id := styleID(len(t.list))
+	t.list = append(t.list, *st)
+	t.index.insert(h, int32(id))
 	t.added++
 	return id
 }
 
-// due reports whether a compaction has been paid for by the entries t has
-// taken since the last one.
-func (t *internTable[K, ID]) due(slack int) bool {
-	return t.added >= t.kept+slack
+// byteTable numbers distinct byte strings (clusters, links) in the order
+// they are first added. Their bytes are kept end to end in one arena, which
+// holds no pointers. The last entry may be open (see grow): it is not in
+// the index yet, and lookups compare it on its own.
+type byteTable struct {
+	data  []byte
+	ends  []uint32 // entry i is data[ends[i-1]:ends[i]] (from 0 for the first)
+	index hashIndex
+	open  int32 // the open entry, or -1
+	entryCounts
 }
 
-// compacted records that a compaction has just left t with its live
-// entries.
-func (t *internTable[K, ID]) compacted() {
-	t.kept, t.added = len(t.list), 0
+var tableSeed = maphash.MakeSeed()
+
+func hashBytes(b []byte) uint32 {
+	h := maphash.Bytes(tableSeed, b)
+	return uint32(h) ^ uint32(h>>32)
 }
 
-// styleTable interns styles. Index 0 is always the default style.
-type styleTable = internTable[style, styleID]
+// reset empties t, with room for capacity entries, and adds reserved
+// entries, which are never looked up: their indexes are only ever given
+// out by the caller.
+func (t *byteTable) reset(capacity int, reserved ...string) {
+	t.data, t.ends, t.open = nil, nil, -1
+	if capacity > 0 {
+		t.ends = make([]uint32, 0, capacity+len(reserved))
+	}
+	for _, r := range reserved {
+		t.data = append(t.data, r...)
+		t.ends = append(t.ends, uint32(len(t.data)))
+	}
+	t.index.reset(capacity)
+}
+
+func (t *byteTable) len() int { return len(t.ends) }
+
+// bytes returns entry id. The caller must not append to it.
+func (t *byteTable) bytes(id int32) []byte {
+	start := uint32(0)
+	if id > 0 {
+		start = t.ends[id-1]
+	}
+	end := t.ends[id]
+	return t.data[start:end:end]
+}
+
+// text returns entry id as a string, for tests.
+func (t *byteTable) text(id int32) string { return string(t.bytes(id)) }
+
+// texts returns every entry, for tests.
+func (t *byteTable) texts() []string {
+	out := make([]string, t.len())
+	for i := range out {
+		out[i] = t.text(int32(i))
+	}
+	return out
+}
+
+// lookup finds b, whose hash is h, among the entries. Finding the open
+// entry closes it: another cell now refers to it.
+func (t *byteTable) lookup(b []byte, h uint32) (int32, bool) {
+	if t.open >= 0 && string(t.bytes(t.open)) == string(b) {
+		t.close()
+		return int32(len(t.ends) - 1), true
+	}
+	return t.lookupIndex(b, h)
+}
+
+func (t *byteTable) lookupIndex(b []byte, h uint32) (int32, bool) {
+	if len(t.index.slots) == 0 {
+		return 0, false
+	}
+	mask := uint32(len(t.index.slots) - 1)
+	for i := h & mask; ; i = (i + 1) & mask {
+		sl := t.index.slots[i]
+		if sl == 0 {
+			return 0, false
+		}
+		if uint32(sl>>32) == h {
+			if id := int32(uint32(sl) - 1); string(t.bytes(id)) == string(b) {
+				return id, true
+			}
+		}
+	}
+}
+
+// close indexes the open entry, if any.
+func (t *byteTable) close() {
+	if t.open >= 0 {
+		t.index.insert(hashBytes(t.bytes(t.open)), t.open)
+		t.open = -1
+	}
+}
+
+// add appends b, which the caller has looked up, under hash h. With open
+// it is left open: only the caller refers to it, and may grow it.
+func (t *byteTable) add(b []byte, h uint32, open bool) int32 {
+	t.close()
+	id := int32(len(t.ends))
+	t.data = append(t.data, b...)
+	t.ends = append(t.ends, uint32(len(t.data)))
+	if open {
+		t.open = id
+	} else {
+		t.index.insert(h, id)
+	}
+	t.added++
+	return id
+}
+
+// fits reports whether n more bytes fit in the arena, whose offsets are 32
+// bits.
+func (t *byteTable) fits(n int) bool { return len(t.data)+n <= math.MaxUint32 }
+
+// grow appends b to the open entry, which only the caller refers to, and
+// returns its index: the open entry, or an equal entry already indexed, in
+// which case the open entry is dropped.
+func (t *byteTable) grow(b []byte) int32 {
+	id := t.open
+	start := uint32(0)
+	if id > 0 {
+		start = t.ends[id-1]
+	}
+	t.data = append(t.data, b...)
+	text := t.data[start:]
+	if other, ok := t.lookupIndex(text, hashBytes(text)); ok {
+		t.data = t.data[:start]
+		t.ends = t.ends[:id]
+		t.open = -1
+		t.added--
+		return other
+	}
+	t.ends[id] = uint32(len(t.data))
+	return id
+}
 
 // clusterTable interns grapheme clusters (a base character followed by
-// combining characters), which do not fit in a cell's rune.
-type clusterTable = internTable[string, int32]
+// combining characters), which do not fit in a cell's rune. A cluster is
+// built a character at a time, and only the whole of it is ever shown:
+// the cluster a combining character makes is left open, and the next
+// combining character for the same cell grows it in place rather than
+// interning one more entry.
+type clusterTable struct {
+	byteTable
+	// openCell is the cell that refers to the open entry, when it is
+	// the one combine made it for. Cells are only moved, never copied,
+	// so while that cell still holds the open entry nothing else does.
+	openCell *cell
+}
+
+func (t *clusterTable) reset(capacity int) {
+	t.byteTable.reset(capacity)
+	t.openCell = nil
+}
+
+// growable reports whether c refers to the open entry, and only c does.
+func (t *clusterTable) growable(c *cell) bool {
+	return c == t.openCell && t.open >= 0 && c.flags&cellCluster != 0 && c.r == t.open
+}
 
 // linkTable interns OSC 8 hyperlinks as their "params;uri" text, which is
 // exactly what a restore writes back. Index 0 means no link.
-type linkTable = internTable[string, uint32]
+type linkTable = byteTable
 
 // lookupStyle is styles.lookup with the default style, which is never in
 // the map, at index 0.
@@ -98,7 +338,7 @@ func (s *Screen) lookupStyle(st style) (styleID, bool) {
 	if st == (style{}) {
 		return 0, true
 	}
-	return s.styles.lookup(st)
+	return s.styles.lookup(&st, st.hash())
 }
 
 // penChanged records that s.pen is not the style penIdx numbers any more.
@@ -122,12 +362,16 @@ func (s *Screen) penStyle() styleID {
 }
 
 func (s *Screen) internStyle(st *style) styleID {
-	if id, ok := s.lookupStyle(*st); ok {
+	if *st == (style{}) {
+		return 0
+	}
+	h := st.hash()
+	if id, ok := s.styles.lookup(st, h); ok {
 		return id
 	}
 	if s.styles.due(s.slack()) {
 		s.compact()
-		if id, ok := s.lookupStyle(*st); ok {
+		if id, ok := s.styles.lookup(st, h); ok {
 			return id
 		}
 	}
@@ -135,7 +379,7 @@ func (s *Screen) internStyle(st *style) styleID {
 		s.styles.added++ // so that a table full of live styles is compacted again in time
 		return 0         // more live styles than indexes: draw in the default style
 	}
-	return s.styles.add(*st)
+	return s.styles.add(st, h)
 }
 
 // eraseStyle is the style of cells that erase, scroll and insert operations
@@ -159,35 +403,38 @@ func (s *Screen) eraseStyle() styleID {
 func (s *Screen) blank() cell { return blankCell(s.eraseStyle()) }
 
 // internCluster returns the cluster index of text, or -1 if the table is full
-// of live clusters.
+// of live clusters. A new cluster is left open (see byteTable.grow): the
+// caller's cell is the only one that refers to it.
 func (s *Screen) internCluster(text []byte) int32 {
-	if id, ok := s.clusters.index[string(text)]; ok { // indexed directly: the conversion then does not allocate
+	h := hashBytes(text)
+	if id, ok := s.clusters.lookup(text, h); ok {
 		return id
 	}
 	if s.clusters.due(s.slack()) {
 		s.compact()
 	}
-	if len(s.clusters.list) >= maxClusters {
+	if s.clusters.len() >= maxClusters || !s.clusters.fits(len(text)) {
 		s.clusters.added++
 		return -1
 	}
-	return s.clusters.add(string(text))
+	return s.clusters.add(text, h, true)
 }
 
 // internLink returns the link index of "params;uri", or 0 if the table is
 // full of live links.
 func (s *Screen) internLink(text []byte) uint32 {
-	if id, ok := s.links.index[string(text)]; ok {
-		return id
+	h := hashBytes(text)
+	if id, ok := s.links.lookup(text, h); ok {
+		return uint32(id)
 	}
 	if s.links.due(s.slack()) {
 		s.compact()
 	}
-	if len(s.links.list) >= maxLinks {
+	if s.links.len() >= maxLinks || !s.links.fits(len(text)) {
 		s.links.added++
 		return 0
 	}
-	return s.links.add(string(text))
+	return uint32(s.links.add(text, h, false))
 }
 
 // slack is the fewest new entries that pay for a compaction: compactFloor,
@@ -200,7 +447,7 @@ func (s *Screen) slack() int {
 func (s *Screen) cellText(dst []byte, c cell) []byte {
 	switch {
 	case c.flags&cellCluster != 0:
-		return append(dst, s.clusters.list[c.r]...)
+		return append(dst, s.clusters.bytes(c.r)...)
 	case c.r == 0:
 		return append(dst, ' ')
 	default:
@@ -226,7 +473,7 @@ func (s *Screen) forEachLine(f func(l *line)) {
 func (s *Screen) compact() {
 	s.compactions++
 	usedStyle := make([]bool, len(s.styles.list))
-	usedCluster := make([]bool, len(s.clusters.list))
+	usedCluster := make([]bool, s.clusters.len())
 	usedStyle[0] = true
 	cells := 0
 	s.forEachLine(func(l *line) {
@@ -241,7 +488,7 @@ func (s *Screen) compact() {
 	s.cellsHeld = cells
 
 	// Links: those of live styles, of the pen and of the saved cursors.
-	usedLink := make([]bool, len(s.links.list))
+	usedLink := make([]bool, s.links.len())
 	for i, st := range s.styles.list {
 		if usedStyle[i] {
 			usedLink[st.link] = true
@@ -254,14 +501,14 @@ func (s *Screen) compact() {
 	for _, p := range pens {
 		usedLink[p.link] = true
 	}
-	linkMap := make([]uint32, len(s.links.list))
-	oldLinks := s.links.list
-	s.links.reset(countTrue(usedLink[1:]), "")
-	for i, text := range oldLinks {
-		if i == 0 || !usedLink[i] {
-			continue
+	linkMap := make([]uint32, s.links.len())
+	oldLinks := s.links
+	s.links.reset(s.indexRoom(countTrue(usedLink[1:])), "")
+	for i := 1; i < oldLinks.len(); i++ {
+		if usedLink[i] {
+			text := oldLinks.bytes(int32(i))
+			linkMap[i] = uint32(s.links.add(text, hashBytes(text), false))
 		}
-		linkMap[i] = s.links.add(text)
 	}
 	for _, p := range pens {
 		p.link = linkMap[p.link]
@@ -269,27 +516,28 @@ func (s *Screen) compact() {
 
 	styleMap := make([]styleID, len(s.styles.list))
 	oldStyles := s.styles.list
-	s.styles.reset(countTrue(usedStyle[1:])+1, style{}) // and the pen's
+	s.styles.reset(s.indexRoom(countTrue(usedStyle[1:])+1), style{}) // and the pen's
 	for i, st := range oldStyles {
 		if i == 0 || !usedStyle[i] {
 			continue
 		}
 		st.link = linkMap[st.link]
-		id, ok := s.lookupStyle(st)
+		h := st.hash()
+		id, ok := s.styles.lookup(&st, h)
 		if !ok {
-			id = s.styles.add(st)
+			id = s.styles.add(&st, h)
 		}
 		styleMap[i] = id
 	}
 
-	clusterMap := make([]int32, len(s.clusters.list))
-	oldClusters := s.clusters.list
-	s.clusters.reset(countTrue(usedCluster))
-	for i, text := range oldClusters {
-		if !usedCluster[i] {
-			continue
+	clusterMap := make([]int32, s.clusters.len())
+	oldClusters := s.clusters
+	s.clusters.reset(s.indexRoom(countTrue(usedCluster)))
+	for i := range oldClusters.len() {
+		if usedCluster[i] {
+			text := oldClusters.bytes(int32(i))
+			clusterMap[i] = s.clusters.add(text, hashBytes(text), false)
 		}
-		clusterMap[i] = s.clusters.add(text)
 	}
 
 	s.forEachLine(func(l *line) {
@@ -301,11 +549,21 @@ func (s *Screen) compact() {
 			}
 		}
 	})
-	s.styles.compacted()
-	s.clusters.compacted()
-	s.links.compacted()
+	s.styles.compacted(len(s.styles.list))
+	s.clusters.compacted(s.clusters.len())
+	s.links.compacted(s.links.len())
 	s.eraseValid = false
 	s.penChanged() // the pen may not be in the table any more
+}
+
+// indexRoom is the room to make in a table that a compaction leaves with
+// live entries: the slack's worth more, which it will take before the next
+// compaction unless the screen goes quiet, rather than growing to it.
+func (s *Screen) indexRoom(live int) int {
+	if live == 0 {
+		return 0
+	}
+	return live + s.slack()
 }
 
 func countTrue(bs []bool) int {

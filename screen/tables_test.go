@@ -31,7 +31,7 @@ func feedHostile(t *testing.T, s *Screen, gen func(first, n int) []byte) {
 			t.Fatalf("%d compactions after %d cells, want at most %d in all", s.compactions, first+hostileCols, maxCompactions)
 		}
 	}
-	t.Logf("%d compactions; %d styles, %d links, %d clusters", s.compactions, len(s.styles.list), len(s.links.list), len(s.clusters.list))
+	t.Logf("%d compactions; %d styles, %d links, %d clusters", s.compactions, len(s.styles.list), s.links.len(), s.clusters.len())
 }
 
 // checkHostile checks every cell the screen holds with want (given the
@@ -67,9 +67,9 @@ func checkHostile(t *testing.T, s *Screen, want func(t *testing.T, n int, v cell
 		for _, c := range l.cells {
 			st := s.styles.list[c.style()]
 			liveStyles[st] = true
-			liveLinks[s.links.list[st.link]] = true
+			liveLinks[s.links.text(int32(st.link))] = true
 			if c.flags&cellCluster != 0 {
-				liveClusters[s.clusters.list[c.r]] = true
+				liveClusters[s.clusters.text(c.r)] = true
 			}
 		}
 	})
@@ -78,8 +78,8 @@ func checkHostile(t *testing.T, s *Screen, want func(t *testing.T, n int, v cell
 		held, live int
 	}{
 		{"styles", len(s.styles.list), len(liveStyles)},
-		{"links", len(s.links.list), len(liveLinks)},
-		{"clusters", len(s.clusters.list), len(liveClusters)},
+		{"links", s.links.len(), len(liveLinks)},
+		{"clusters", s.clusters.len(), len(liveClusters)},
 	} {
 		if tb.held > 2*tb.live+s.slack()+3 { // 3: the pen and saved pens' styles and links
 			t.Errorf("%s table holds %d entries for %d live", tb.name, tb.held, tb.live)
