@@ -171,11 +171,7 @@ func (s *Screen) combine(r rune) {
 		if len(s.clusters.bytes(c.r))+utf8.RuneLen(r) > maxClusterBytes || !s.clusters.fits(utf8.RuneLen(r)) {
 			return
 		}
-		var rb [utf8.UTFMax]byte
-		c.r = s.clusters.grow(utf8.AppendRune(rb[:0], r))
-		if c.r != s.clusters.open {
-			s.clusters.openCell = nil
-		}
+		c.r = s.clusters.grow(r)
 		s.joining = r == zwj
 		return
 	}
@@ -185,7 +181,7 @@ func (s *Screen) combine(r rune) {
 	}
 	buf = utf8.AppendRune(buf, r)
 	s.scratch = buf
-	id := s.internCluster(buf)
+	id := s.internCluster(buf, c)
 	if id < 0 {
 		return
 	}
@@ -193,10 +189,6 @@ func (s *Screen) combine(r rune) {
 	// not their addresses: c is still the cell to change.
 	c.r = id
 	c.flags |= cellCluster
-	s.clusters.openCell = nil
-	if id == s.clusters.open {
-		s.clusters.openCell = c
-	}
 	s.joining = r == zwj
 }
 

@@ -44,16 +44,43 @@ const (
 type hashIndex struct {
 	slots []uint64 // 0: empty; else hash<<32 | id+1
 	n     int      // entries indexed
+	// filter has a bit set for each indexed hash (4 bits per slot, from
+	// the hash's other bits): small enough to stay in cache when the
+	// slots are not, it answers most lookups of absent entries without
+	// a probe. A cluster is looked up once per combining character and
+	// is absent every time but the last.
+	filter      []uint64
+	filterShift uint8
 }
 
 const minIndexSlots = 64
 
 // reset empties x, making it room for capacity entries, if any.
 func (x *hashIndex) reset(capacity int) {
-	x.slots, x.n = nil, 0
+	x.slots, x.n, x.filter = nil, 0, nil
 	if capacity > 0 {
-		x.slots = make([]uint64, indexSize(capacity))
+		x.make(indexSize(capacity))
 	}
+}
+
+func (x *hashIndex) make(size int) {
+	x.slots = make([]uint64, size)
+	x.filter = make([]uint64, size/16)
+	x.filterShift = uint8(32 - bits.TrailingZeros(uint(size*4)))
+}
+
+func (x *hashIndex) filterBit(h uint32) (word uint32, bit uint64) {
+	f := (h * 0x9e3779b1) >> x.filterShift
+	return f >> 6, 1 << (f & 63)
+}
+
+// mayHold reports whether an entry with hash h may be indexed.
+func (x *hashIndex) mayHold(h uint32) bool {
+	if len(x.filter) == 0 {
+		return false
+	}
+	w, b := x.filterBit(h)
+	return x.filter[w]&b != 0
 }
 
 // indexSize is the slots for n entries: a power of two, at most 3/4 full.
@@ -71,28 +98,45 @@ func (x *hashIndex) insert(h uint32, id int32) {
 	if (x.n+1)*4 > len(x.slots)*3 {
 		x.grow()
 	}
+	x.put(uint64(h)<<32 | uint64(uint32(id)+1))
+	x.n++
+}
+
+func (x *hashIndex) put(sl uint64) {
+	h := uint32(sl >> 32)
 	mask := uint32(len(x.slots) - 1)
 	i := h & mask
 	for x.slots[i] != 0 {
 		i = (i + 1) & mask
 	}
-	x.slots[i] = uint64(h)<<32 | uint64(uint32(id)+1)
-	x.n++
+	x.slots[i] = sl
+	w, b := x.filterBit(h)
+	x.filter[w] |= b
+}
+
+// rebuild makes x, with room for capacity entries, index the entries old
+// indexed that newID keeps, under their new numbers and hashes. Taken in
+// old's slot order, they go to the new slots nearly in order: inserted by
+// number, each would be a cache miss.
+func (x *hashIndex) rebuild(old *hashIndex, capacity int, newID func(id int32, h uint32) (int32, uint32, bool)) {
+	x.reset(capacity)
+	for _, sl := range old.slots {
+		if sl == 0 {
+			continue
+		}
+		if id, h, ok := newID(int32(uint32(sl)-1), uint32(sl>>32)); ok {
+			x.insert(h, id)
+		}
+	}
 }
 
 func (x *hashIndex) grow() {
 	old := x.slots
-	x.slots = make([]uint64, max(minIndexSlots, 2*len(old)))
-	mask := uint32(len(x.slots) - 1)
+	x.make(max(minIndexSlots, 2*len(old)))
 	for _, sl := range old {
-		if sl == 0 {
-			continue
+		if sl != 0 {
+			x.put(sl)
 		}
-		i := uint32(sl>>32) & mask
-		for x.slots[i] != 0 {
-			i = (i + 1) & mask
-		}
-		x.slots[i] = sl
 	}
 }
 
@@ -170,13 +214,26 @@ func (t *styleTable) add(st *style, h uint32) styleID {
 
 // byteTable numbers distinct byte strings (clusters, links) in the order
 // they are first added. Their bytes are kept end to end in one arena, which
-// holds no pointers. The last entry may be open (see grow): it is not in
-// the index yet, and lookups compare it on its own.
+// holds no pointers.
+//
+// A grapheme cluster is built a character at a time, and only the whole of
+// it is ever shown, so a new cluster is left open: the last entry, not in
+// the index yet (lookups compare it on their own), referred to by one cell,
+// openCell, to which the next combining character adds itself in place
+// (see grow) rather than interning one more entry. Cells are moved (by
+// insertions and deletions, in place) but never copied, and a cell that
+// holds the open entry at openCell's address is the one combine made it
+// for: no other cell refers to it. (A Resize that copies cells to new
+// lines leaves openCell pointing at the old copy, which previousCell never
+// returns.)
 type byteTable struct {
 	data  []byte
 	ends  []uint32 // entry i is data[ends[i-1]:ends[i]] (from 0 for the first)
 	index hashIndex
-	open  int32 // the open entry, or -1
+
+	open     int32 // the open entry, or -1
+	openCell *cell
+	openHash uint32 // its hash
 	entryCounts
 }
 
@@ -191,7 +248,7 @@ func hashBytes(b []byte) uint32 {
 // entries, which are never looked up: their indexes are only ever given
 // out by the caller.
 func (t *byteTable) reset(capacity int, reserved ...string) {
-	t.data, t.ends, t.open = nil, nil, -1
+	t.data, t.ends, t.open, t.openCell = nil, nil, -1, nil
 	if capacity > 0 {
 		t.ends = make([]uint32, 0, capacity+len(reserved))
 	}
@@ -227,17 +284,16 @@ func (t *byteTable) texts() []string {
 }
 
 // lookup finds b, whose hash is h, among the entries. Finding the open
-// entry closes it: another cell now refers to it.
+// entry closes it: another cell is about to refer to it.
 func (t *byteTable) lookup(b []byte, h uint32) (int32, bool) {
 	if t.open >= 0 && string(t.bytes(t.open)) == string(b) {
-		t.close()
-		return int32(len(t.ends) - 1), true
+		return t.close(), true
 	}
 	return t.lookupIndex(b, h)
 }
 
 func (t *byteTable) lookupIndex(b []byte, h uint32) (int32, bool) {
-	if len(t.index.slots) == 0 {
+	if !t.index.mayHold(h) {
 		return 0, false
 	}
 	mask := uint32(len(t.index.slots) - 1)
@@ -254,23 +310,25 @@ func (t *byteTable) lookupIndex(b []byte, h uint32) (int32, bool) {
 	}
 }
 
-// close indexes the open entry, if any.
-func (t *byteTable) close() {
-	if t.open >= 0 {
-		t.index.insert(hashBytes(t.bytes(t.open)), t.open)
-		t.open = -1
+// close indexes the open entry, if any, and returns its index.
+func (t *byteTable) close() int32 {
+	id := t.open
+	if id >= 0 {
+		t.index.insert(t.openHash, id)
+		t.open, t.openCell = -1, nil
 	}
+	return id
 }
 
-// add appends b, which the caller has looked up, under hash h. With open
-// it is left open: only the caller refers to it, and may grow it.
-func (t *byteTable) add(b []byte, h uint32, open bool) int32 {
+// add appends b, which the caller has looked up, under hash h. With a
+// cell (which the caller makes refer to it) it is left open.
+func (t *byteTable) add(b []byte, h uint32, c *cell) int32 {
 	t.close()
 	id := int32(len(t.ends))
 	t.data = append(t.data, b...)
 	t.ends = append(t.ends, uint32(len(t.data)))
-	if open {
-		t.open = id
+	if c != nil {
+		t.open, t.openCell, t.openHash = id, c, h
 	} else {
 		t.index.insert(h, id)
 	}
@@ -278,55 +336,74 @@ func (t *byteTable) add(b []byte, h uint32, open bool) int32 {
 	return id
 }
 
+// growable reports whether c refers to the open entry, and only c does.
+func (t *byteTable) growable(c *cell) bool {
+	return c == t.openCell && t.open >= 0 && c.flags&cellCluster != 0 && c.r == t.open
+}
+
 // fits reports whether n more bytes fit in the arena, whose offsets are 32
 // bits.
 func (t *byteTable) fits(n int) bool { return len(t.data)+n <= math.MaxUint32 }
 
-// grow appends b to the open entry, which only the caller refers to, and
-// returns its index: the open entry, or an equal entry already indexed, in
-// which case the open entry is dropped.
-func (t *byteTable) grow(b []byte) int32 {
+// grow appends r to the open entry, which only growable's cell refers to,
+// and returns the index the cell is to hold: the open entry's, or an equal
+// entry's already indexed, in which case the open entry is dropped.
+func (t *byteTable) grow(r rune) int32 {
 	id := t.open
 	start := uint32(0)
 	if id > 0 {
 		start = t.ends[id-1]
 	}
-	t.data = append(t.data, b...)
+	t.data = utf8.AppendRune(t.data, r)
 	text := t.data[start:]
-	if other, ok := t.lookupIndex(text, hashBytes(text)); ok {
+	h := hashBytes(text)
+	if other, ok := t.lookupIndex(text, h); ok {
 		t.data = t.data[:start]
 		t.ends = t.ends[:id]
-		t.open = -1
+		t.open, t.openCell = -1, nil
 		t.added--
 		return other
 	}
 	t.ends[id] = uint32(len(t.data))
+	t.openHash = h
 	return id
 }
 
+// compact keeps the first reserved entries and those used marks,
+// renumbered in order, and returns their new numbers (-1: dropped).
+// The caller has closed the open entry first.
+func (t *byteTable) compact(used []bool, reserved int) []int32 {
+	old := *t
+	newIDs := make([]int32, old.len())
+	live, liveBytes := 0, 0
+	for i := range newIDs {
+		if i < reserved || used[i] {
+			live++
+			liveBytes += len(old.bytes(int32(i)))
+		}
+	}
+	// Room for as many again: the table takes at least that many new
+	// entries before the next compaction, unless the screen goes quiet.
+	t.data = make([]byte, 0, 2*liveBytes)
+	t.ends = make([]uint32, 0, 2*live)
+	for i := range newIDs {
+		newIDs[i] = -1
+		if i < reserved || used[i] {
+			newIDs[i] = int32(len(t.ends))
+			t.data = append(t.data, old.bytes(int32(i))...)
+			t.ends = append(t.ends, uint32(len(t.data)))
+		}
+	}
+	t.index.rebuild(&old.index, 2*(live-reserved), func(id int32, h uint32) (int32, uint32, bool) {
+		return newIDs[id], h, newIDs[id] >= 0
+	})
+	t.compacted(live)
+	return newIDs
+}
+
 // clusterTable interns grapheme clusters (a base character followed by
-// combining characters), which do not fit in a cell's rune. A cluster is
-// built a character at a time, and only the whole of it is ever shown:
-// the cluster a combining character makes is left open, and the next
-// combining character for the same cell grows it in place rather than
-// interning one more entry.
-type clusterTable struct {
-	byteTable
-	// openCell is the cell that refers to the open entry, when it is
-	// the one combine made it for. Cells are only moved, never copied,
-	// so while that cell still holds the open entry nothing else does.
-	openCell *cell
-}
-
-func (t *clusterTable) reset(capacity int) {
-	t.byteTable.reset(capacity)
-	t.openCell = nil
-}
-
-// growable reports whether c refers to the open entry, and only c does.
-func (t *clusterTable) growable(c *cell) bool {
-	return c == t.openCell && t.open >= 0 && c.flags&cellCluster != 0 && c.r == t.open
-}
+// combining characters), which do not fit in a cell's rune.
+type clusterTable = byteTable
 
 // linkTable interns OSC 8 hyperlinks as their "params;uri" text, which is
 // exactly what a restore writes back. Index 0 means no link.
@@ -405,7 +482,7 @@ func (s *Screen) blank() cell { return blankCell(s.eraseStyle()) }
 // internCluster returns the cluster index of text, or -1 if the table is full
 // of live clusters. A new cluster is left open (see byteTable.grow): the
 // caller's cell is the only one that refers to it.
-func (s *Screen) internCluster(text []byte) int32 {
+func (s *Screen) internCluster(text []byte, c *cell) int32 {
 	h := hashBytes(text)
 	if id, ok := s.clusters.lookup(text, h); ok {
 		return id
@@ -417,7 +494,7 @@ func (s *Screen) internCluster(text []byte) int32 {
 		s.clusters.added++
 		return -1
 	}
-	return s.clusters.add(text, h, true)
+	return s.clusters.add(text, h, c)
 }
 
 // internLink returns the link index of "params;uri", or 0 if the table is
@@ -434,7 +511,7 @@ func (s *Screen) internLink(text []byte) uint32 {
 		s.links.added++
 		return 0
 	}
-	return uint32(s.links.add(text, h, false))
+	return uint32(s.links.add(text, h, nil))
 }
 
 // slack is the fewest new entries that pay for a compaction: compactFloor,
@@ -472,6 +549,8 @@ func (s *Screen) forEachLine(f func(l *line)) {
 // renumbers the rest.
 func (s *Screen) compact() {
 	s.compactions++
+	s.clusters.close()
+	s.links.close()
 	usedStyle := make([]bool, len(s.styles.list))
 	usedCluster := make([]bool, s.clusters.len())
 	usedStyle[0] = true
@@ -501,44 +580,36 @@ func (s *Screen) compact() {
 	for _, p := range pens {
 		usedLink[p.link] = true
 	}
-	linkMap := make([]uint32, s.links.len())
-	oldLinks := s.links
-	s.links.reset(s.indexRoom(countTrue(usedLink[1:])), "")
-	for i := 1; i < oldLinks.len(); i++ {
-		if usedLink[i] {
-			text := oldLinks.bytes(int32(i))
-			linkMap[i] = uint32(s.links.add(text, hashBytes(text), false))
-		}
-	}
+	linkMap := s.links.compact(usedLink, 1) // and the reserved "no link"
 	for _, p := range pens {
-		p.link = linkMap[p.link]
+		p.link = uint32(linkMap[p.link])
 	}
 
 	styleMap := make([]styleID, len(s.styles.list))
-	oldStyles := s.styles.list
-	s.styles.reset(s.indexRoom(countTrue(usedStyle[1:])+1), style{}) // and the pen's
-	for i, st := range oldStyles {
+	old := s.styles
+	live := countTrue(usedStyle)
+	s.styles.list = append(make([]style, 0, 2*live), style{}) // and the pen's
+	for i, st := range old.list {
 		if i == 0 || !usedStyle[i] {
 			continue
 		}
-		st.link = linkMap[st.link]
-		h := st.hash()
-		id, ok := s.styles.lookup(&st, h)
-		if !ok {
-			id = s.styles.add(&st, h)
-		}
-		styleMap[i] = id
+		styleMap[i] = styleID(len(s.styles.list))
+		st.link = uint32(linkMap[st.link])
+		s.styles.list = append(s.styles.list, st)
 	}
+	// A style's hash changes with its link's number.
+	s.styles.index.rebuild(&old.index, 2*live, func(id int32, h uint32) (int32, uint32, bool) {
+		if !usedStyle[id] {
+			return 0, 0, false
+		}
+		n := styleMap[id]
+		if st := &s.styles.list[n]; st.link != old.list[id].link {
+			h = st.hash()
+		}
+		return int32(n), h, true
+	})
 
-	clusterMap := make([]int32, s.clusters.len())
-	oldClusters := s.clusters
-	s.clusters.reset(s.indexRoom(countTrue(usedCluster)))
-	for i := range oldClusters.len() {
-		if usedCluster[i] {
-			text := oldClusters.bytes(int32(i))
-			clusterMap[i] = s.clusters.add(text, hashBytes(text), false)
-		}
-	}
+	clusterMap := s.clusters.compact(usedCluster, 0)
 
 	s.forEachLine(func(l *line) {
 		for i := range l.cells {
@@ -550,20 +621,8 @@ func (s *Screen) compact() {
 		}
 	})
 	s.styles.compacted(len(s.styles.list))
-	s.clusters.compacted(s.clusters.len())
-	s.links.compacted(s.links.len())
 	s.eraseValid = false
 	s.penChanged() // the pen may not be in the table any more
-}
-
-// indexRoom is the room to make in a table that a compaction leaves with
-// live entries: the slack's worth more, which it will take before the next
-// compaction unless the screen goes quiet, rather than growing to it.
-func (s *Screen) indexRoom(live int) int {
-	if live == 0 {
-		return 0
-	}
-	return live + s.slack()
 }
 
 func countTrue(bs []bool) int {
