@@ -41,29 +41,40 @@ const (
 // compares entries only when the hashes match. The slots are made on the
 // first entry: most screens (an idle shell's) never intern anything, and
 // an idle server holds one screen per session.
+//
+// A stream that makes an entry per cell (an image, a link per cell) makes
+// the index far larger than the cache, and a new entry then costs a cache
+// miss to look up and another to insert, each waiting on memory while
+// nothing else runs. So new entries go to a small young index, which
+// stays in cache, and move to the main one a few thousand at a time, in a
+// loop whose misses overlap; a filter answers most lookups of entries the
+// main index does not hold without a probe.
 type hashIndex struct {
-	slots []uint64 // 0: empty; else hash<<32 | id+1
-	n     int      // entries indexed
-	// filter has a bit set for each indexed hash (4 bits per slot, from
-	// the hash's other bits): small enough to stay in cache when the
-	// slots are not, it answers most lookups of absent entries without
-	// a probe. A cluster is looked up once per combining character and
-	// is absent every time but the last.
+	young  []uint64 // 0: empty; else hash<<32 | id+1
+	nYoung int
+	slots  []uint64 // the main index, as young
+	n      int
+	// filter has a bit set for each hash in slots (4 bits per slot,
+	// from the hash's other bits): small enough to stay in cache when
+	// the slots are not.
 	filter      []uint64
 	filterShift uint8
 }
 
-const minIndexSlots = 64
+const (
+	minIndexSlots = 64
+	youngSlots    = 2048 // the young index's largest size: 16 KiB
+)
 
-// reset empties x, making it room for capacity entries, if any.
+// reset empties x, making it room for capacity entries.
 func (x *hashIndex) reset(capacity int) {
-	x.slots, x.n, x.filter = nil, 0, nil
-	if capacity > 0 {
-		x.make(indexSize(capacity))
+	*x = hashIndex{}
+	if capacity*4 > youngSlots*3 {
+		x.makeMain(indexSize(capacity))
 	}
 }
 
-func (x *hashIndex) make(size int) {
+func (x *hashIndex) makeMain(size int) {
 	x.slots = make([]uint64, size)
 	x.filter = make([]uint64, size/16)
 	x.filterShift = uint8(32 - bits.TrailingZeros(uint(size*4)))
@@ -74,13 +85,29 @@ func (x *hashIndex) filterBit(h uint32) (word uint32, bit uint64) {
 	return f >> 6, 1 << (f & 63)
 }
 
-// mayHold reports whether an entry with hash h may be indexed.
+// mayHold reports whether the main index may hold an entry with hash h.
 func (x *hashIndex) mayHold(h uint32) bool {
 	if len(x.filter) == 0 {
 		return false
 	}
 	w, b := x.filterBit(h)
 	return x.filter[w]&b != 0
+}
+
+// next returns the next id in slots from *i on whose hash is h, or false
+// at the first empty slot. Start with *i = h&(len(slots)-1).
+func next(slots []uint64, h uint32, i *uint32) (int32, bool) {
+	mask := uint32(len(slots) - 1)
+	for {
+		sl := slots[*i]
+		*i = (*i + 1) & mask
+		if sl == 0 {
+			return 0, false
+		}
+		if uint32(sl>>32) == h {
+			return int32(uint32(sl) - 1), true
+		}
+	}
 }
 
 // indexSize is the slots for n entries: a power of two, at most 3/4 full.
@@ -92,25 +119,59 @@ func indexSize(n int) int {
 	return size
 }
 
+func putSlot(slots []uint64, sl uint64) {
+	mask := uint32(len(slots) - 1)
+	i := uint32(sl>>32) & mask
+	for slots[i] != 0 {
+		i = (i + 1) & mask
+	}
+	slots[i] = sl
+}
+
 // insert indexes id under hash h. The caller has checked that no equal
 // entry is indexed.
 func (x *hashIndex) insert(h uint32, id int32) {
-	if (x.n+1)*4 > len(x.slots)*3 {
-		x.grow()
+	if (x.nYoung+1)*4 > len(x.young)*3 {
+		if len(x.young) < youngSlots {
+			old := x.young
+			x.young = make([]uint64, max(minIndexSlots, 2*len(old)))
+			for _, sl := range old {
+				if sl != 0 {
+					putSlot(x.young, sl)
+				}
+			}
+		} else {
+			x.flush()
+		}
 	}
-	x.put(uint64(h)<<32 | uint64(uint32(id)+1))
-	x.n++
+	putSlot(x.young, uint64(h)<<32|uint64(uint32(id)+1))
+	x.nYoung++
 }
 
-func (x *hashIndex) put(sl uint64) {
-	h := uint32(sl >> 32)
-	mask := uint32(len(x.slots) - 1)
-	i := h & mask
-	for x.slots[i] != 0 {
-		i = (i + 1) & mask
+// flush moves the young entries to the main index.
+func (x *hashIndex) flush() {
+	if (x.n+x.nYoung)*4 > len(x.slots)*3 {
+		old := x.slots
+		x.makeMain(indexSize(x.n + x.nYoung))
+		for _, sl := range old {
+			if sl != 0 {
+				x.putMain(sl)
+			}
+		}
 	}
-	x.slots[i] = sl
-	w, b := x.filterBit(h)
+	for _, sl := range x.young {
+		if sl != 0 {
+			x.putMain(sl)
+		}
+	}
+	x.n += x.nYoung
+	clear(x.young)
+	x.nYoung = 0
+}
+
+func (x *hashIndex) putMain(sl uint64) {
+	putSlot(x.slots, sl)
+	w, b := x.filterBit(uint32(sl >> 32))
 	x.filter[w] |= b
 }
 
@@ -120,22 +181,20 @@ func (x *hashIndex) put(sl uint64) {
 // number, each would be a cache miss.
 func (x *hashIndex) rebuild(old *hashIndex, capacity int, newID func(id int32, h uint32) (int32, uint32, bool)) {
 	x.reset(capacity)
-	for _, sl := range old.slots {
-		if sl == 0 {
-			continue
-		}
-		if id, h, ok := newID(int32(uint32(sl)-1), uint32(sl>>32)); ok {
-			x.insert(h, id)
-		}
-	}
-}
-
-func (x *hashIndex) grow() {
-	old := x.slots
-	x.make(max(minIndexSlots, 2*len(old)))
-	for _, sl := range old {
-		if sl != 0 {
-			x.put(sl)
+	for _, slots := range [2][]uint64{old.slots, old.young} {
+		for _, sl := range slots {
+			if sl == 0 {
+				continue
+			}
+			id, h, ok := newID(int32(uint32(sl)-1), uint32(sl>>32))
+			switch {
+			case !ok:
+			case (x.n+1)*4 <= len(x.slots)*3:
+				x.putMain(uint64(h)<<32 | uint64(uint32(id)+1))
+				x.n++
+			default:
+				x.insert(h, id)
+			}
 		}
 	}
 }
@@ -186,21 +245,30 @@ func mix(a, b uint64) uint64 {
 }
 
 func (t *styleTable) lookup(st *style, h uint32) (styleID, bool) {
-	if len(t.index.slots) == 0 {
-		return 0, false
-	}
-	mask := uint32(len(t.index.slots) - 1)
-	for i := h & mask; ; i = (i + 1) & mask {
-		sl := t.index.slots[i]
-		if sl == 0 {
-			return 0, false
-		}
-		if uint32(sl>>32) == h {
-			if id := styleID(uint32(sl) - 1); t.list[id] == *st {
-				return id, true
+	x := &t.index
+	if len(x.young) > 0 {
+		for i := h & uint32(len(x.young)-1); ; {
+			id, ok := next(x.young, h, &i)
+			if !ok {
+				break
+			}
+			if t.list[id] == *st {
+				return styleID(id), true
 			}
 		}
 	}
+	if x.mayHold(h) {
+		for i := h & uint32(len(x.slots)-1); ; {
+			id, ok := next(x.slots, h, &i)
+			if !ok {
+				break
+			}
+			if t.list[id] == *st {
+				return styleID(id), true
+			}
+		}
+	}
+	return 0, false
 }
 
 // add appends st, which the caller has looked up, under hash h.
@@ -293,21 +361,30 @@ func (t *byteTable) lookup(b []byte, h uint32) (int32, bool) {
 }
 
 func (t *byteTable) lookupIndex(b []byte, h uint32) (int32, bool) {
-	if !t.index.mayHold(h) {
-		return 0, false
-	}
-	mask := uint32(len(t.index.slots) - 1)
-	for i := h & mask; ; i = (i + 1) & mask {
-		sl := t.index.slots[i]
-		if sl == 0 {
-			return 0, false
-		}
-		if uint32(sl>>32) == h {
-			if id := int32(uint32(sl) - 1); string(t.bytes(id)) == string(b) {
+	x := &t.index
+	if len(x.young) > 0 {
+		for i := h & uint32(len(x.young)-1); ; {
+			id, ok := next(x.young, h, &i)
+			if !ok {
+				break
+			}
+			if string(t.bytes(id)) == string(b) {
 				return id, true
 			}
 		}
 	}
+	if x.mayHold(h) {
+		for i := h & uint32(len(x.slots)-1); ; {
+			id, ok := next(x.slots, h, &i)
+			if !ok {
+				break
+			}
+			if string(t.bytes(id)) == string(b) {
+				return id, true
+			}
+		}
+	}
+	return 0, false
 }
 
 // close indexes the open entry, if any, and returns its index.
