@@ -18,6 +18,9 @@ func runeWidth(r rune) int {
 		}
 		return 0
 	}
+	if r >= 0x300 && r < 0x370 {
+		return 0 // the combining diacritical marks, the commonest
+	}
 	return displaywidth.Rune(r)
 }
 

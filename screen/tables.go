@@ -231,12 +231,22 @@ func (t *styleTable) reset(capacity int, reserved ...style) {
 }
 
 // hash mixes the style's 20 bytes (wyhash's multiply-fold).
-func (st *style) hash() uint32 {
+// The link enters as its text's hash, linkHash, rather than its number,
+// which a compaction changes: the styles' hashes then stay as they are.
+func (st *style) hash(linkHash uint32) uint32 {
 	a := uint64(st.fg) | uint64(st.bg)<<32
 	b := uint64(st.ul) | uint64(st.attrs)<<32 | uint64(st.underline)<<48 | uint64(st.pad)<<56
 	h := mix(a^0xa0761d6478bd642f, b^0xe7037ed1a0b428db)
-	h = mix(h^uint64(st.link), 0x8ebc6af09c88c6e3)
+	h = mix(h^uint64(linkHash), 0x8ebc6af09c88c6e3)
 	return uint32(h) ^ uint32(h>>32)
+}
+
+// styleHash is st's hash.
+func (s *Screen) styleHash(st *style) uint32 {
+	if st.link == 0 {
+		return st.hash(0)
+	}
+	return st.hash(s.links.hashes[st.link])
 }
 
 func mix(a, b uint64) uint64 {
@@ -295,9 +305,10 @@ func (t *styleTable) add(st *style, h uint32) styleID {
 // lines leaves openCell pointing at the old copy, which previousCell never
 // returns.)
 type byteTable struct {
-	data  []byte
-	ends  []uint32 // entry i is data[ends[i-1]:ends[i]] (from 0 for the first)
-	index hashIndex
+	data   []byte
+	ends   []uint32 // entry i is data[ends[i-1]:ends[i]] (from 0 for the first)
+	hashes []uint32 // entry i's hash
+	index  hashIndex
 
 	open     int32 // the open entry, or -1
 	openCell *cell
@@ -316,13 +327,15 @@ func hashBytes(b []byte) uint32 {
 // entries, which are never looked up: their indexes are only ever given
 // out by the caller.
 func (t *byteTable) reset(capacity int, reserved ...string) {
-	t.data, t.ends, t.open, t.openCell = nil, nil, -1, nil
+	t.data, t.ends, t.hashes, t.open, t.openCell = nil, nil, nil, -1, nil
 	if capacity > 0 {
 		t.ends = make([]uint32, 0, capacity+len(reserved))
+		t.hashes = make([]uint32, 0, capacity+len(reserved))
 	}
 	for _, r := range reserved {
 		t.data = append(t.data, r...)
 		t.ends = append(t.ends, uint32(len(t.data)))
+		t.hashes = append(t.hashes, 0)
 	}
 	t.index.reset(capacity)
 }
@@ -404,6 +417,7 @@ func (t *byteTable) add(b []byte, h uint32, c *cell) int32 {
 	id := int32(len(t.ends))
 	t.data = append(t.data, b...)
 	t.ends = append(t.ends, uint32(len(t.data)))
+	t.hashes = append(t.hashes, h)
 	if c != nil {
 		t.open, t.openCell, t.openHash = id, c, h
 	} else {
@@ -437,11 +451,13 @@ func (t *byteTable) grow(r rune) int32 {
 	if other, ok := t.lookupIndex(text, h); ok {
 		t.data = t.data[:start]
 		t.ends = t.ends[:id]
+		t.hashes = t.hashes[:id]
 		t.open, t.openCell = -1, nil
 		t.added--
 		return other
 	}
 	t.ends[id] = uint32(len(t.data))
+	t.hashes[id] = h
 	t.openHash = h
 	return id
 }
@@ -463,12 +479,14 @@ func (t *byteTable) compact(used []bool, reserved int) []int32 {
 	// entries before the next compaction, unless the screen goes quiet.
 	t.data = make([]byte, 0, 2*liveBytes)
 	t.ends = make([]uint32, 0, 2*live)
+	t.hashes = make([]uint32, 0, 2*live)
 	for i := range newIDs {
 		newIDs[i] = -1
 		if i < reserved || used[i] {
 			newIDs[i] = int32(len(t.ends))
 			t.data = append(t.data, old.bytes(int32(i))...)
 			t.ends = append(t.ends, uint32(len(t.data)))
+			t.hashes = append(t.hashes, old.hashes[i])
 		}
 	}
 	t.index.rebuild(&old.index, 2*(live-reserved), func(id int32, h uint32) (int32, uint32, bool) {
@@ -492,7 +510,7 @@ func (s *Screen) lookupStyle(st style) (styleID, bool) {
 	if st == (style{}) {
 		return 0, true
 	}
-	return s.styles.lookup(&st, st.hash())
+	return s.styles.lookup(&st, s.styleHash(&st))
 }
 
 // penChanged records that s.pen is not the style penIdx numbers any more.
@@ -519,7 +537,7 @@ func (s *Screen) internStyle(st *style) styleID {
 	if *st == (style{}) {
 		return 0
 	}
-	h := st.hash()
+	h := s.styleHash(st)
 	if id, ok := s.styles.lookup(st, h); ok {
 		return id
 	}
@@ -674,16 +692,11 @@ func (s *Screen) compact() {
 		st.link = uint32(linkMap[st.link])
 		s.styles.list = append(s.styles.list, st)
 	}
-	// A style's hash changes with its link's number.
+	// styleMap holds 0 for the styles dropped: the default style is not
+	// in the index.
 	s.styles.index.rebuild(&old.index, 2*live, func(id int32, h uint32) (int32, uint32, bool) {
-		if !usedStyle[id] {
-			return 0, 0, false
-		}
 		n := styleMap[id]
-		if st := &s.styles.list[n]; st.link != old.list[id].link {
-			h = st.hash()
-		}
-		return int32(n), h, true
+		return int32(n), h, n != 0
 	})
 
 	clusterMap := s.clusters.compact(usedCluster, 0)
