@@ -54,9 +54,9 @@ type hashIndex struct {
 	nYoung int
 	slots  []uint64 // the main index, as young
 	n      int
-	// filter has a bit set for each hash in slots (4 bits per slot,
-	// from the hash's other bits): small enough to stay in cache when
-	// the slots are not.
+	// filter has two bits set in one word for each hash in slots (4
+	// bits per slot, from the hash's other bits): small enough to stay
+	// in cache when the slots are not.
 	filter      []uint64
 	filterShift uint8
 }
@@ -77,12 +77,12 @@ func (x *hashIndex) reset(capacity int) {
 func (x *hashIndex) makeMain(size int) {
 	x.slots = make([]uint64, size)
 	x.filter = make([]uint64, size/16)
-	x.filterShift = uint8(32 - bits.TrailingZeros(uint(size*4)))
+	x.filterShift = uint8(32 - bits.TrailingZeros(uint(size/16)))
 }
 
-func (x *hashIndex) filterBit(h uint32) (word uint32, bit uint64) {
-	f := (h * 0x9e3779b1) >> x.filterShift
-	return f >> 6, 1 << (f & 63)
+func (x *hashIndex) filterBits(h uint32) (word uint32, bits uint64) {
+	g := h * 0x85ebca6b
+	return (h * 0x9e3779b1) >> x.filterShift, 1<<(g>>26) | 1<<(g>>20&63)
 }
 
 // mayHold reports whether the main index may hold an entry with hash h.
@@ -90,8 +90,8 @@ func (x *hashIndex) mayHold(h uint32) bool {
 	if len(x.filter) == 0 {
 		return false
 	}
-	w, b := x.filterBit(h)
-	return x.filter[w]&b != 0
+	w, b := x.filterBits(h)
+	return x.filter[w]&b == b
 }
 
 // next returns the next id in slots from *i on whose hash is h, or false
@@ -171,7 +171,7 @@ func (x *hashIndex) flush() {
 
 func (x *hashIndex) putMain(sl uint64) {
 	putSlot(x.slots, sl)
-	w, b := x.filterBit(uint32(sl >> 32))
+	w, b := x.filterBits(uint32(sl >> 32))
 	x.filter[w] |= b
 }
 
