@@ -274,7 +274,7 @@ func stateOf(s *Screen) screenState {
 		EraseBG: s.eraseBG, EraseIdx: s.eraseIdx, EraseValid: s.eraseValid,
 		Top: s.top, Bottom: s.bottom, Tabs: s.tabs, Charsets: s.charsets, GL: s.gl,
 		SingleShift: s.singleShift, Modes: s.modes, OnAlt: s.onAlt, Title: s.title, Cwd: s.cwd,
-		Styles: s.styles.list, Clusters: s.clusters.list, Links: s.links.list,
+		Styles: s.styles.list, Clusters: s.clusters.texts(), Links: s.links.texts(),
 		PrimaryRing: len(s.primary.ring), PrimaryHist: s.primary.history,
 	}
 	st.Saved[0], st.Kitty[0] = s.primary.saved, s.primary.kitty

@@ -30,7 +30,7 @@ func view(s *Screen, cells []cell, x int) cellView {
 	c := cells[x]
 	v := cellView{st: s.styles.list[c.style()], width: 1}
 	if v.st.link != 0 {
-		v.link = s.links.list[v.st.link]
+		v.link = s.links.text(int32(v.st.link))
 		v.st.link = 1
 	}
 	switch {

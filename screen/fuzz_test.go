@@ -136,8 +136,8 @@ func checkInvariants(t *testing.T, s *Screen, maxHistory int) {
 			}
 		}
 	}
-	if len(s.styles.list) > maxStyles || len(s.clusters.list) > maxClusters {
-		t.Fatalf("tables overflow: %d styles, %d clusters", len(s.styles.list), len(s.clusters.list))
+	if len(s.styles.list) > maxStyles || s.clusters.len() > maxClusters {
+		t.Fatalf("tables overflow: %d styles, %d clusters", len(s.styles.list), s.clusters.len())
 	}
 }
 

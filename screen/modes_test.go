@@ -117,7 +117,7 @@ func TestOSC(t *testing.T) {
 		{name: "OSC 8 links cells", in: "\x1b]8;id=7;http://a/b;c\x1b\\ab\x1b]8;;\x1b\\c", want: []string{"abc"},
 			check: func(t *testing.T, s *Screen) {
 				st := styleAt(s, 1, 0)
-				if st.link == 0 || s.links.list[st.link] != "id=7;http://a/b;c" {
+				if st.link == 0 || s.links.text(int32(st.link)) != "id=7;http://a/b;c" {
 					t.Errorf("link %d", st.link)
 				}
 				if styleAt(s, 2, 0).link != 0 {

@@ -42,6 +42,15 @@ func (s *Screen) osc(cmd int, data []byte) {
 // or C1 controls or DEL.
 func appendClean(dst, b []byte) []byte {
 	for len(b) > 0 {
+		// Printable ASCII, most of any payload, a run at a time.
+		i := 0
+		for i < len(b) && b[i] >= 0x20 && b[i] < 0x7f {
+			i++
+		}
+		dst = append(dst, b[:i]...)
+		if b = b[i:]; len(b) == 0 {
+			break
+		}
 		r, n := utf8.DecodeRune(b)
 		if r >= 0x20 && (r < 0x7f || r > 0x9f) && !(r == utf8.RuneError && n == 1) {
 			dst = append(dst, b[:n]...)

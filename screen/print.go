@@ -18,6 +18,9 @@ func runeWidth(r rune) int {
 		}
 		return 0
 	}
+	if r >= 0x300 && r < 0x370 {
+		return 0 // the combining diacritical marks, the commonest
+	}
 	return displaywidth.Rune(r)
 }
 
@@ -169,13 +172,22 @@ func (s *Screen) combine(r rune) {
 	if c == nil || (c.r == 0 && c.flags&cellCluster == 0) {
 		return
 	}
+	if s.clusters.growable(c) {
+		// Only c refers to its cluster: grow it in place.
+		if len(s.clusters.bytes(c.r))+utf8.RuneLen(r) > maxClusterBytes || !s.clusters.fits(utf8.RuneLen(r)) {
+			return
+		}
+		c.r = s.clusters.grow(r)
+		s.joining = r == zwj
+		return
+	}
 	buf := s.cellText(s.scratch[:0], *c)
 	if len(buf)+utf8.RuneLen(r) > maxClusterBytes {
 		return
 	}
 	buf = utf8.AppendRune(buf, r)
 	s.scratch = buf
-	id := s.internCluster(buf)
+	id := s.internCluster(buf, c)
 	if id < 0 {
 		return
 	}

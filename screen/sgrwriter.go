@@ -1,9 +1,11 @@
 package screen
 
 import (
+	"bytes"
 	"strconv"
-	"strings"
 )
+
+var zwjUTF8 = []byte("\u200d")
 
 // painter appends cells to a byte slice, emitting an SGR (and, for a
 // restore, an OSC 8) sequence whenever the style changes. It assumes the
@@ -40,7 +42,7 @@ func appendLink(b []byte, s *Screen, link uint32) []byte {
 	if link == 0 {
 		b = append(b, ';')
 	} else {
-		b = append(b, s.links.list[link]...)
+		b = append(b, s.links.bytes(int32(link))...)
 	}
 	return append(b, "\x1b\\"...)
 }
@@ -140,7 +142,7 @@ func (p *painter) paintCells(cells []cell, end int) {
 			p.b = append(p.b, byte(c.r))
 		default:
 			p.b = p.s.cellText(p.b, c)
-			if c.flags&cellCluster != 0 && strings.HasSuffix(p.s.clusters.list[c.r], "\u200d") {
+			if c.flags&cellCluster != 0 && bytes.HasSuffix(p.s.clusters.bytes(c.r), zwjUTF8) {
 				// A cluster ending in a ZWJ would swallow the next
 				// character: any sequence in between ends the join.
 				p.b = appendSGR(p.b, &p.s.styles.list[p.cur])

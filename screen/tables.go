@@ -1,6 +1,11 @@
 package screen
 
-import "unicode/utf8"
+import (
+	"hash/maphash"
+	"math"
+	"math/bits"
+	"unicode/utf8"
+)
 
 // The side tables grow with the distinct styles, clusters and hyperlinks an
 // application uses. A long-running session can use an unbounded number of
@@ -28,69 +33,476 @@ const (
 	cellsPerEntry = 32
 )
 
-// internTable numbers the distinct values a screen uses, in the order they
-// are first added. Its map is made on the first entry: most screens (an
-// idle shell's) never intern anything, and an idle server holds one screen
-// per session.
-type internTable[K comparable, ID ~int32 | ~uint32] struct {
-	list  []K
-	index map[K]ID
-
-	// kept is how many entries the last compaction kept, and added how
-	// many new ones have been asked for since (including any the table was
-	// too full to take): see due.
-	kept, added int
+// The tables index their entries with hashIndex, an open-addressing hash
+// table of their own rather than a Go map: a map keyed by strings holds a
+// string (an allocation, and pointers for the collector to scan) per
+// entry, and a map keyed by style hashes and compares every field. An
+// index slot holds an entry's 32-bit hash and its number, so a probe
+// compares entries only when the hashes match. The slots are made on the
+// first entry: most screens (an idle shell's) never intern anything, and
+// an idle server holds one screen per session.
+//
+// A stream that makes an entry per cell (an image, a link per cell) makes
+// the index far larger than the cache, and a new entry then costs a cache
+// miss to look up and another to insert, each waiting on memory while
+// nothing else runs. So new entries go to a small young index, which
+// stays in cache, and move to the main one a few thousand at a time, in a
+// loop whose misses overlap; a filter answers most lookups of entries the
+// main index does not hold without a probe.
+type hashIndex struct {
+	young  []uint64 // 0: empty; else hash<<32 | id+1
+	nYoung int
+	slots  []uint64 // the main index, as young
+	n      int
+	// filter has two bits set in one word for each hash in slots (4
+	// bits per slot, from the hash's other bits): small enough to stay
+	// in cache when the slots are not.
+	filter      []uint64
+	filterShift uint8
 }
 
-// reset empties t, keeping reserved as its first entries; they are never
-// looked up, so their indexes are only ever given out by the caller. The
-// map is made for capacity entries, when there are any.
-func (t *internTable[K, ID]) reset(capacity int, reserved ...K) {
-	t.list = append(make([]K, 0, max(capacity, len(reserved))), reserved...)
-	t.index = nil
-	if capacity > 0 {
-		t.index = make(map[K]ID, capacity)
+const (
+	minIndexSlots = 64
+	youngSlots    = 2048 // the young index's largest size: 16 KiB
+)
+
+// reset empties x, making it room for capacity entries.
+func (x *hashIndex) reset(capacity int) {
+	*x = hashIndex{}
+	if capacity*4 > youngSlots*3 {
+		x.makeMain(indexSize(capacity))
 	}
 }
 
-func (t *internTable[K, ID]) lookup(k K) (ID, bool) {
-	id, ok := t.index[k]
-	return id, ok
+func (x *hashIndex) makeMain(size int) {
+	x.slots = make([]uint64, size)
+	x.filter = make([]uint64, size/16)
+	x.filterShift = uint8(32 - bits.TrailingZeros(uint(size/16)))
 }
 
-func (t *internTable[K, ID]) add(k K) ID {
-	id := ID(len(t.list))
-	t.list = append(t.list, k)
-	if t.index == nil {
-		t.index = map[K]ID{}
+func (x *hashIndex) filterBits(h uint32) (word uint32, bits uint64) {
+	g := h * 0x85ebca6b
+	return (h * 0x9e3779b1) >> x.filterShift, 1<<(g>>26) | 1<<(g>>20&63)
+}
+
+// mayHold reports whether the main index may hold an entry with hash h.
+func (x *hashIndex) mayHold(h uint32) bool {
+	if len(x.filter) == 0 {
+		return false
 	}
-	t.index[k] = id
+	w, b := x.filterBits(h)
+	return x.filter[w]&b == b
+}
+
+// next returns the next id in slots from *i on whose hash is h, or false
+// at the first empty slot. Start with *i = h&(len(slots)-1).
+func next(slots []uint64, h uint32, i *uint32) (int32, bool) {
+	mask := uint32(len(slots) - 1)
+	for {
+		sl := slots[*i]
+		*i = (*i + 1) & mask
+		if sl == 0 {
+			return 0, false
+		}
+		if uint32(sl>>32) == h {
+			return int32(uint32(sl) - 1), true
+		}
+	}
+}
+
+// indexSize is the slots for n entries: a power of two, at most 3/4 full.
+func indexSize(n int) int {
+	size := minIndexSlots
+	for size*3 < n*4 {
+		size *= 2
+	}
+	return size
+}
+
+func putSlot(slots []uint64, sl uint64) {
+	mask := uint32(len(slots) - 1)
+	i := uint32(sl>>32) & mask
+	for slots[i] != 0 {
+		i = (i + 1) & mask
+	}
+	slots[i] = sl
+}
+
+// insert indexes id under hash h. The caller has checked that no equal
+// entry is indexed.
+func (x *hashIndex) insert(h uint32, id int32) {
+	if (x.nYoung+1)*4 > len(x.young)*3 {
+		if len(x.young) < youngSlots {
+			old := x.young
+			x.young = make([]uint64, max(minIndexSlots, 2*len(old)))
+			for _, sl := range old {
+				if sl != 0 {
+					putSlot(x.young, sl)
+				}
+			}
+		} else {
+			x.flush()
+		}
+	}
+	putSlot(x.young, uint64(h)<<32|uint64(uint32(id)+1))
+	x.nYoung++
+}
+
+// flush moves the young entries to the main index.
+func (x *hashIndex) flush() {
+	if (x.n+x.nYoung)*4 > len(x.slots)*3 {
+		old := x.slots
+		x.makeMain(indexSize(x.n + x.nYoung))
+		for _, sl := range old {
+			if sl != 0 {
+				x.putMain(sl)
+			}
+		}
+	}
+	for _, sl := range x.young {
+		if sl != 0 {
+			x.putMain(sl)
+		}
+	}
+	x.n += x.nYoung
+	clear(x.young)
+	x.nYoung = 0
+}
+
+func (x *hashIndex) putMain(sl uint64) {
+	putSlot(x.slots, sl)
+	w, b := x.filterBits(uint32(sl >> 32))
+	x.filter[w] |= b
+}
+
+// rebuild makes x, with room for capacity entries, index the entries old
+// indexed that newID keeps, under their new numbers and hashes. Taken in
+// old's slot order, they go to the new slots nearly in order: inserted by
+// number, each would be a cache miss.
+func (x *hashIndex) rebuild(old *hashIndex, capacity int, newID func(id int32, h uint32) (int32, uint32, bool)) {
+	x.reset(capacity)
+	for _, slots := range [2][]uint64{old.slots, old.young} {
+		for _, sl := range slots {
+			if sl == 0 {
+				continue
+			}
+			id, h, ok := newID(int32(uint32(sl)-1), uint32(sl>>32))
+			switch {
+			case !ok:
+			case (x.n+1)*4 <= len(x.slots)*3:
+				x.putMain(uint64(h)<<32 | uint64(uint32(id)+1))
+				x.n++
+			default:
+				x.insert(h, id)
+			}
+		}
+	}
+}
+
+// entryCounts are a table's compaction bookkeeping: kept is how many
+// entries the last compaction kept, and added how many new ones have been
+// asked for since (including any the table was too full to take): see due.
+type entryCounts struct{ kept, added int }
+
+// due reports whether a compaction has been paid for by the entries the
+// table has taken since the last one.
+func (c *entryCounts) due(slack int) bool {
+	return c.added >= c.kept+slack
+}
+
+// compacted records that a compaction has just left the table with n live
+// entries.
+func (c *entryCounts) compacted(n int) { c.kept, c.added = n, 0 }
+
+// styleTable numbers the distinct styles a screen uses, in the order they
+// are first added. Index 0 is always the default style, which is never
+// looked up in the index.
+type styleTable struct {
+	list  []style
+	index hashIndex
+	entryCounts
+}
+
+// reset empties t, with room for capacity entries, and adds reserved
+// entries (the default style), which are never looked up.
+func (t *styleTable) reset(capacity int, reserved ...style) {
+	t.list = append(make([]style, 0, max(capacity, len(reserved))), reserved...)
+	t.index.reset(capacity)
+}
+
+// hash mixes the style's 20 bytes (wyhash's multiply-fold).
+// The link enters as its text's hash, linkHash, rather than its number,
+// which a compaction changes: the styles' hashes then stay as they are.
+func (st *style) hash(linkHash uint32) uint32 {
+	a := uint64(st.fg) | uint64(st.bg)<<32
+	b := uint64(st.ul) | uint64(st.attrs)<<32 | uint64(st.underline)<<48 | uint64(st.pad)<<56
+	h := mix(a^0xa0761d6478bd642f, b^0xe7037ed1a0b428db)
+	h = mix(h^uint64(linkHash), 0x8ebc6af09c88c6e3)
+	return uint32(h) ^ uint32(h>>32)
+}
+
+// styleHash is st's hash.
+func (s *Screen) styleHash(st *style) uint32 {
+	if st.link == 0 {
+		return st.hash(0)
+	}
+	return st.hash(s.links.hashes[st.link])
+}
+
+func mix(a, b uint64) uint64 {
+	hi, lo := bits.Mul64(a, b)
+	return hi ^ lo
+}
+
+func (t *styleTable) lookup(st *style, h uint32) (styleID, bool) {
+	x := &t.index
+	if len(x.young) > 0 {
+		for i := h & uint32(len(x.young)-1); ; {
+			id, ok := next(x.young, h, &i)
+			if !ok {
+				break
+			}
+			if t.list[id] == *st {
+				return styleID(id), true
+			}
+		}
+	}
+	if x.mayHold(h) {
+		for i := h & uint32(len(x.slots)-1); ; {
+			id, ok := next(x.slots, h, &i)
+			if !ok {
+				break
+			}
+			if t.list[id] == *st {
+				return styleID(id), true
+			}
+		}
+	}
+	return 0, false
+}
+
+// add appends st, which the caller has looked up, under hash h.
+func (t *styleTable) add(st *style, h uint32) styleID {
+	id := styleID(len(t.list))
+	t.list = append(t.list, *st)
+	t.index.insert(h, int32(id))
 	t.added++
 	return id
 }
 
-// due reports whether a compaction has been paid for by the entries t has
-// taken since the last one.
-func (t *internTable[K, ID]) due(slack int) bool {
-	return t.added >= t.kept+slack
+// byteTable numbers distinct byte strings (clusters, links) in the order
+// they are first added. Their bytes are kept end to end in one arena, which
+// holds no pointers.
+//
+// A grapheme cluster is built a character at a time, and only the whole of
+// it is ever shown, so a new cluster is left open: the last entry, not in
+// the index yet (lookups compare it on their own), referred to by one cell,
+// openCell, to which the next combining character adds itself in place
+// (see grow) rather than interning one more entry. Cells are moved (by
+// insertions and deletions, in place) but never copied, and a cell that
+// holds the open entry at openCell's address is the one combine made it
+// for: no other cell refers to it. (A Resize that copies cells to new
+// lines leaves openCell pointing at the old copy, which previousCell never
+// returns.)
+type byteTable struct {
+	data   []byte
+	ends   []uint32 // entry i is data[ends[i-1]:ends[i]] (from 0 for the first)
+	hashes []uint32 // entry i's hash
+	index  hashIndex
+
+	open     int32 // the open entry, or -1
+	openCell *cell
+	openHash uint32 // its hash
+	entryCounts
 }
 
-// compacted records that a compaction has just left t with its live
-// entries.
-func (t *internTable[K, ID]) compacted() {
-	t.kept, t.added = len(t.list), 0
+var tableSeed = maphash.MakeSeed()
+
+func hashBytes(b []byte) uint32 {
+	h := maphash.Bytes(tableSeed, b)
+	return uint32(h) ^ uint32(h>>32)
 }
 
-// styleTable interns styles. Index 0 is always the default style.
-type styleTable = internTable[style, styleID]
+// reset empties t, with room for capacity entries, and adds reserved
+// entries, which are never looked up: their indexes are only ever given
+// out by the caller.
+func (t *byteTable) reset(capacity int, reserved ...string) {
+	t.data, t.ends, t.hashes, t.open, t.openCell = nil, nil, nil, -1, nil
+	if capacity > 0 {
+		t.ends = make([]uint32, 0, capacity+len(reserved))
+		t.hashes = make([]uint32, 0, capacity+len(reserved))
+	}
+	for _, r := range reserved {
+		t.data = append(t.data, r...)
+		t.ends = append(t.ends, uint32(len(t.data)))
+		t.hashes = append(t.hashes, 0)
+	}
+	t.index.reset(capacity)
+}
+
+func (t *byteTable) len() int { return len(t.ends) }
+
+// bytes returns entry id. The caller must not append to it.
+func (t *byteTable) bytes(id int32) []byte {
+	start := uint32(0)
+	if id > 0 {
+		start = t.ends[id-1]
+	}
+	end := t.ends[id]
+	return t.data[start:end:end]
+}
+
+// text returns entry id as a string, for tests.
+func (t *byteTable) text(id int32) string { return string(t.bytes(id)) }
+
+// texts returns every entry, for tests.
+func (t *byteTable) texts() []string {
+	out := make([]string, t.len())
+	for i := range out {
+		out[i] = t.text(int32(i))
+	}
+	return out
+}
+
+// lookup finds b, whose hash is h, among the entries. Finding the open
+// entry closes it: another cell is about to refer to it.
+func (t *byteTable) lookup(b []byte, h uint32) (int32, bool) {
+	if t.open >= 0 && string(t.bytes(t.open)) == string(b) {
+		return t.close(), true
+	}
+	return t.lookupIndex(b, h)
+}
+
+func (t *byteTable) lookupIndex(b []byte, h uint32) (int32, bool) {
+	x := &t.index
+	if len(x.young) > 0 {
+		for i := h & uint32(len(x.young)-1); ; {
+			id, ok := next(x.young, h, &i)
+			if !ok {
+				break
+			}
+			if string(t.bytes(id)) == string(b) {
+				return id, true
+			}
+		}
+	}
+	if x.mayHold(h) {
+		for i := h & uint32(len(x.slots)-1); ; {
+			id, ok := next(x.slots, h, &i)
+			if !ok {
+				break
+			}
+			if string(t.bytes(id)) == string(b) {
+				return id, true
+			}
+		}
+	}
+	return 0, false
+}
+
+// close indexes the open entry, if any, and returns its index.
+func (t *byteTable) close() int32 {
+	id := t.open
+	if id >= 0 {
+		t.index.insert(t.openHash, id)
+		t.open, t.openCell = -1, nil
+	}
+	return id
+}
+
+// add appends b, which the caller has looked up, under hash h. With a
+// cell (which the caller makes refer to it) it is left open.
+func (t *byteTable) add(b []byte, h uint32, c *cell) int32 {
+	t.close()
+	id := int32(len(t.ends))
+	t.data = append(t.data, b...)
+	t.ends = append(t.ends, uint32(len(t.data)))
+	t.hashes = append(t.hashes, h)
+	if c != nil {
+		t.open, t.openCell, t.openHash = id, c, h
+	} else {
+		t.index.insert(h, id)
+	}
+	t.added++
+	return id
+}
+
+// growable reports whether c refers to the open entry, and only c does.
+func (t *byteTable) growable(c *cell) bool {
+	return c == t.openCell && t.open >= 0 && c.flags&cellCluster != 0 && c.r == t.open
+}
+
+// fits reports whether n more bytes fit in the arena, whose offsets are 32
+// bits.
+func (t *byteTable) fits(n int) bool { return len(t.data)+n <= math.MaxUint32 }
+
+// grow appends r to the open entry, which only growable's cell refers to,
+// and returns the index the cell is to hold: the open entry's, or an equal
+// entry's already indexed, in which case the open entry is dropped.
+func (t *byteTable) grow(r rune) int32 {
+	id := t.open
+	start := uint32(0)
+	if id > 0 {
+		start = t.ends[id-1]
+	}
+	t.data = utf8.AppendRune(t.data, r)
+	text := t.data[start:]
+	h := hashBytes(text)
+	if other, ok := t.lookupIndex(text, h); ok {
+		t.data = t.data[:start]
+		t.ends = t.ends[:id]
+		t.hashes = t.hashes[:id]
+		t.open, t.openCell = -1, nil
+		t.added--
+		return other
+	}
+	t.ends[id] = uint32(len(t.data))
+	t.hashes[id] = h
+	t.openHash = h
+	return id
+}
+
+// compact keeps the first reserved entries and those used marks,
+// renumbered in order, and returns their new numbers (-1: dropped).
+// The caller has closed the open entry first.
+func (t *byteTable) compact(used []bool, reserved int) []int32 {
+	old := *t
+	newIDs := make([]int32, old.len())
+	live, liveBytes := 0, 0
+	for i := range newIDs {
+		if i < reserved || used[i] {
+			live++
+			liveBytes += len(old.bytes(int32(i)))
+		}
+	}
+	// Room for as many again: the table takes at least that many new
+	// entries before the next compaction, unless the screen goes quiet.
+	t.data = make([]byte, 0, 2*liveBytes)
+	t.ends = make([]uint32, 0, 2*live)
+	t.hashes = make([]uint32, 0, 2*live)
+	for i := range newIDs {
+		newIDs[i] = -1
+		if i < reserved || used[i] {
+			newIDs[i] = int32(len(t.ends))
+			t.data = append(t.data, old.bytes(int32(i))...)
+			t.ends = append(t.ends, uint32(len(t.data)))
+			t.hashes = append(t.hashes, old.hashes[i])
+		}
+	}
+	t.index.rebuild(&old.index, 2*(live-reserved), func(id int32, h uint32) (int32, uint32, bool) {
+		return newIDs[id], h, newIDs[id] >= 0
+	})
+	t.compacted(live)
+	return newIDs
+}
 
 // clusterTable interns grapheme clusters (a base character followed by
 // combining characters), which do not fit in a cell's rune.
-type clusterTable = internTable[string, int32]
+type clusterTable = byteTable
 
 // linkTable interns OSC 8 hyperlinks as their "params;uri" text, which is
 // exactly what a restore writes back. Index 0 means no link.
-type linkTable = internTable[string, uint32]
+type linkTable = byteTable
 
 // lookupStyle is styles.lookup with the default style, which is never in
 // the map, at index 0.
@@ -98,7 +510,7 @@ func (s *Screen) lookupStyle(st style) (styleID, bool) {
 	if st == (style{}) {
 		return 0, true
 	}
-	return s.styles.lookup(st)
+	return s.styles.lookup(&st, s.styleHash(&st))
 }
 
 // penChanged records that s.pen is not the style penIdx numbers any more.
@@ -122,12 +534,16 @@ func (s *Screen) penStyle() styleID {
 }
 
 func (s *Screen) internStyle(st *style) styleID {
-	if id, ok := s.lookupStyle(*st); ok {
+	if *st == (style{}) {
+		return 0
+	}
+	h := s.styleHash(st)
+	if id, ok := s.styles.lookup(st, h); ok {
 		return id
 	}
 	if s.styles.due(s.slack()) {
 		s.compact()
-		if id, ok := s.lookupStyle(*st); ok {
+		if id, ok := s.styles.lookup(st, h); ok {
 			return id
 		}
 	}
@@ -135,7 +551,7 @@ func (s *Screen) internStyle(st *style) styleID {
 		s.styles.added++ // so that a table full of live styles is compacted again in time
 		return 0         // more live styles than indexes: draw in the default style
 	}
-	return s.styles.add(*st)
+	return s.styles.add(st, h)
 }
 
 // eraseStyle is the style of cells that erase, scroll and insert operations
@@ -159,35 +575,38 @@ func (s *Screen) eraseStyle() styleID {
 func (s *Screen) blank() cell { return blankCell(s.eraseStyle()) }
 
 // internCluster returns the cluster index of text, or -1 if the table is full
-// of live clusters.
-func (s *Screen) internCluster(text []byte) int32 {
-	if id, ok := s.clusters.index[string(text)]; ok { // indexed directly: the conversion then does not allocate
+// of live clusters. A new cluster is left open (see byteTable.grow): the
+// caller's cell is the only one that refers to it.
+func (s *Screen) internCluster(text []byte, c *cell) int32 {
+	h := hashBytes(text)
+	if id, ok := s.clusters.lookup(text, h); ok {
 		return id
 	}
 	if s.clusters.due(s.slack()) {
 		s.compact()
 	}
-	if len(s.clusters.list) >= maxClusters {
+	if s.clusters.len() >= maxClusters || !s.clusters.fits(len(text)) {
 		s.clusters.added++
 		return -1
 	}
-	return s.clusters.add(string(text))
+	return s.clusters.add(text, h, c)
 }
 
 // internLink returns the link index of "params;uri", or 0 if the table is
 // full of live links.
 func (s *Screen) internLink(text []byte) uint32 {
-	if id, ok := s.links.index[string(text)]; ok {
-		return id
+	h := hashBytes(text)
+	if id, ok := s.links.lookup(text, h); ok {
+		return uint32(id)
 	}
 	if s.links.due(s.slack()) {
 		s.compact()
 	}
-	if len(s.links.list) >= maxLinks {
+	if s.links.len() >= maxLinks || !s.links.fits(len(text)) {
 		s.links.added++
 		return 0
 	}
-	return s.links.add(string(text))
+	return uint32(s.links.add(text, h, nil))
 }
 
 // slack is the fewest new entries that pay for a compaction: compactFloor,
@@ -200,7 +619,7 @@ func (s *Screen) slack() int {
 func (s *Screen) cellText(dst []byte, c cell) []byte {
 	switch {
 	case c.flags&cellCluster != 0:
-		return append(dst, s.clusters.list[c.r]...)
+		return append(dst, s.clusters.bytes(c.r)...)
 	case c.r == 0:
 		return append(dst, ' ')
 	default:
@@ -225,8 +644,10 @@ func (s *Screen) forEachLine(f func(l *line)) {
 // renumbers the rest.
 func (s *Screen) compact() {
 	s.compactions++
+	s.clusters.close()
+	s.links.close()
 	usedStyle := make([]bool, len(s.styles.list))
-	usedCluster := make([]bool, len(s.clusters.list))
+	usedCluster := make([]bool, s.clusters.len())
 	usedStyle[0] = true
 	cells := 0
 	s.forEachLine(func(l *line) {
@@ -241,7 +662,7 @@ func (s *Screen) compact() {
 	s.cellsHeld = cells
 
 	// Links: those of live styles, of the pen and of the saved cursors.
-	usedLink := make([]bool, len(s.links.list))
+	usedLink := make([]bool, s.links.len())
 	for i, st := range s.styles.list {
 		if usedStyle[i] {
 			usedLink[st.link] = true
@@ -254,43 +675,31 @@ func (s *Screen) compact() {
 	for _, p := range pens {
 		usedLink[p.link] = true
 	}
-	linkMap := make([]uint32, len(s.links.list))
-	oldLinks := s.links.list
-	s.links.reset(countTrue(usedLink[1:]), "")
-	for i, text := range oldLinks {
-		if i == 0 || !usedLink[i] {
-			continue
-		}
-		linkMap[i] = s.links.add(text)
-	}
+	linkMap := s.links.compact(usedLink, 1) // and the reserved "no link"
 	for _, p := range pens {
-		p.link = linkMap[p.link]
+		p.link = uint32(linkMap[p.link])
 	}
 
 	styleMap := make([]styleID, len(s.styles.list))
-	oldStyles := s.styles.list
-	s.styles.reset(countTrue(usedStyle[1:])+1, style{}) // and the pen's
-	for i, st := range oldStyles {
+	old := s.styles
+	live := countTrue(usedStyle)
+	s.styles.list = append(make([]style, 0, 2*live), style{}) // and the pen's
+	for i, st := range old.list {
 		if i == 0 || !usedStyle[i] {
 			continue
 		}
-		st.link = linkMap[st.link]
-		id, ok := s.lookupStyle(st)
-		if !ok {
-			id = s.styles.add(st)
-		}
-		styleMap[i] = id
+		styleMap[i] = styleID(len(s.styles.list))
+		st.link = uint32(linkMap[st.link])
+		s.styles.list = append(s.styles.list, st)
 	}
+	// styleMap holds 0 for the styles dropped: the default style is not
+	// in the index.
+	s.styles.index.rebuild(&old.index, 2*live, func(id int32, h uint32) (int32, uint32, bool) {
+		n := styleMap[id]
+		return int32(n), h, n != 0
+	})
 
-	clusterMap := make([]int32, len(s.clusters.list))
-	oldClusters := s.clusters.list
-	s.clusters.reset(countTrue(usedCluster))
-	for i, text := range oldClusters {
-		if !usedCluster[i] {
-			continue
-		}
-		clusterMap[i] = s.clusters.add(text)
-	}
+	clusterMap := s.clusters.compact(usedCluster, 0)
 
 	s.forEachLine(func(l *line) {
 		for i := range l.cells {
@@ -301,9 +710,7 @@ func (s *Screen) compact() {
 			}
 		}
 	})
-	s.styles.compacted()
-	s.clusters.compacted()
-	s.links.compacted()
+	s.styles.compacted(len(s.styles.list))
 	s.eraseValid = false
 	s.penChanged() // the pen may not be in the table any more
 }

@@ -31,7 +31,7 @@ func feedHostile(t *testing.T, s *Screen, gen func(first, n int) []byte) {
 			t.Fatalf("%d compactions after %d cells, want at most %d in all", s.compactions, first+hostileCols, maxCompactions)
 		}
 	}
-	t.Logf("%d compactions; %d styles, %d links, %d clusters", s.compactions, len(s.styles.list), len(s.links.list), len(s.clusters.list))
+	t.Logf("%d compactions; %d styles, %d links, %d clusters", s.compactions, len(s.styles.list), s.links.len(), s.clusters.len())
 }
 
 // checkHostile checks every cell the screen holds with want (given the
@@ -67,9 +67,9 @@ func checkHostile(t *testing.T, s *Screen, want func(t *testing.T, n int, v cell
 		for _, c := range l.cells {
 			st := s.styles.list[c.style()]
 			liveStyles[st] = true
-			liveLinks[s.links.list[st.link]] = true
+			liveLinks[s.links.text(int32(st.link))] = true
 			if c.flags&cellCluster != 0 {
-				liveClusters[s.clusters.list[c.r]] = true
+				liveClusters[s.clusters.text(c.r)] = true
 			}
 		}
 	})
@@ -78,8 +78,8 @@ func checkHostile(t *testing.T, s *Screen, want func(t *testing.T, n int, v cell
 		held, live int
 	}{
 		{"styles", len(s.styles.list), len(liveStyles)},
-		{"links", len(s.links.list), len(liveLinks)},
-		{"clusters", len(s.clusters.list), len(liveClusters)},
+		{"links", s.links.len(), len(liveLinks)},
+		{"clusters", s.clusters.len(), len(liveClusters)},
 	} {
 		if tb.held > 2*tb.live+s.slack()+3 { // 3: the pen and saved pens' styles and links
 			t.Errorf("%s table holds %d entries for %d live", tb.name, tb.held, tb.live)
@@ -146,5 +146,51 @@ func TestFewLiveManyNew(t *testing.T) {
 	}
 	if st := styleAt(s, 0, 0); st.fg != rgbColor(3, 208, 143) {
 		t.Errorf("last cell's style %+v", st)
+	}
+}
+
+// TestClusterGrowsInPlace: a cluster that one cell has just made grows as
+// more combining characters join it, without touching another cell that
+// holds what it was, and becomes an existing equal entry when it grows
+// into one.
+func TestClusterGrowsInPlace(t *testing.T) {
+	cellText := func(s *Screen, x int) string { return string(s.cellText(nil, cellAt(s, x, 0))) }
+	s := New(20, 3, 10)
+	// a+acute twice: the second cell finds the first's (open) cluster,
+	// then grows its own.
+	s.Write([]byte("a\u0301a\u0301\u0302"))
+	if got, want := cellText(s, 0), "a\u0301"; got != want {
+		t.Errorf("cell 0 %q, want %q", got, want)
+	}
+	if got, want := cellText(s, 1), "a\u0301\u0302"; got != want {
+		t.Errorf("cell 1 %q, want %q", got, want)
+	}
+	// The same three-mark cluster twice: one entry, grown once.
+	n := s.clusters.len()
+	s.Write([]byte("e\u0301\u0302\u0303e\u0301\u0302\u0303"))
+	if got := s.clusters.len() - n; got != 1 {
+		t.Errorf("%d new clusters, want 1: %q", got, s.clusters.texts())
+	}
+	for x := 2; x < 4; x++ {
+		if got, want := cellText(s, x), "e\u0301\u0302\u0303"; got != want {
+			t.Errorf("cell %d %q, want %q", x, got, want)
+		}
+	}
+	// Cells moved by an insertion: the cluster stays with its cell.
+	s.Write([]byte("o\u0301\x1b[D\x1b[@\x1b[2C\u0302"))
+	if got, want := cellText(s, 5), "o\u0301\u0302"; got != want {
+		t.Errorf("cell 5 %q, want %q", got, want)
+	}
+	// A resize that copies the lines between two marks.
+	s.Write([]byte("u\u0301"))
+	s.Resize(40, 3)
+	s.Write([]byte("\u0302"))
+	if got, want := cellText(s, 6), "u\u0301\u0302"; got != want {
+		t.Errorf("cell 6 %q, want %q", got, want)
+	}
+	r := New(40, 3, 10)
+	r.Write(s.AppendRestore(nil))
+	if d := diffModels(s, r, true); len(d) > 0 {
+		t.Fatalf("restore differs:\n%s", joinDiffs(d))
 	}
 }

@@ -1,6 +1,10 @@
 package screen
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/clipperhouse/displaywidth"
+)
 
 func TestWideAndCombining(t *testing.T) {
 	runScreenCases(t, []screenCase{
@@ -56,4 +60,13 @@ func TestCharsets(t *testing.T) {
 		{name: "DECSC saves the character sets", in: "\x1b(0\x1b7\x1b(B\x1b8q", want: []string{"─"}},
 		{name: "RIS resets the character sets", in: "\x1b(0\x1bcq", want: []string{"q"}},
 	})
+}
+
+// TestRuneWidthAgrees: runeWidth's shortcuts give displaywidth's widths.
+func TestRuneWidthAgrees(t *testing.T) {
+	for r := rune(0x20); r < 0x400; r++ {
+		if got, want := runeWidth(r), displaywidth.Rune(r); got != want && r != 0x7f && (r < 0x80 || r >= 0xa0) {
+			t.Errorf("%U: width %d, want %d", r, got, want)
+		}
+	}
 }
