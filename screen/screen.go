@@ -257,6 +257,9 @@ func (s *Screen) Resize(cols, rows int) {
 	if cols == s.cols && rows == s.rows {
 		return
 	}
+	// Reflow copies cells to new lines: a cluster still open for growing
+	// in place must not be grown through a cell of the old ones.
+	s.clusters.close()
 	autowrap := s.modes.has(modeAutowrap)
 	cur := cursorPos{x: s.x, y: s.y, pending: s.pendingWrap}
 	saved := &s.primary.saved
