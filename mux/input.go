@@ -1,6 +1,12 @@
 package mux
 
-import "time"
+import (
+	"errors"
+	"fmt"
+	"time"
+
+	"wr/ptyproc"
+)
 
 // escWait is how long a lone ESC at the end of a non-owner's frame waits for
 // the rest of a report before it counts as an Escape keystroke.
@@ -86,3 +92,56 @@ func (ss *session) answerer() *client {
 	}
 	return nil
 }
+
+// writePTY writes b to the PTY whole; inputs never interleave.
+func (ss *session) writePTY(b []byte) error {
+	_, err := ss.writePTYBy(b, time.Time{})
+	return err
+}
+
+// errInputBusy is a deadline that passed before the PTY was free to write.
+var errInputBusy = errors.New("the session's input is held by another writer")
+
+// writePTYBy is writePTY that gives up at deadline (zero: never), returning
+// how much of b the program took: errInputBusy if another input held the PTY
+// until then, os.ErrDeadlineExceeded if the program stopped taking b.
+func (ss *session) writePTYBy(b []byte, deadline time.Time) (int, error) {
+	if !ss.inputTurn.lockBy(deadline) {
+		return 0, errInputBusy
+	}
+	defer ss.inputTurn.unlock()
+	n, err := ss.proc.WriteAllBy(b, deadline)
+	if errors.Is(err, ptyproc.ErrClosed) {
+		err = fmt.Errorf("session %s has ended", ss.name)
+	}
+	return n, err
+}
+
+// turn is a mutex that can be waited for with a deadline.
+type turn chan struct{}
+
+func newTurn() turn { return make(turn, 1) }
+
+// lockBy takes the turn, or gives up at deadline (zero: never) and
+// reports false.
+func (t turn) lockBy(deadline time.Time) bool {
+	if deadline.IsZero() {
+		t <- struct{}{}
+		return true
+	}
+	select {
+	case t <- struct{}{}:
+		return true
+	default:
+	}
+	timer := time.NewTimer(time.Until(deadline))
+	defer timer.Stop()
+	select {
+	case t <- struct{}{}:
+		return true
+	case <-timer.C:
+		return false
+	}
+}
+
+func (t turn) unlock() { <-t }
