@@ -42,12 +42,12 @@ type client struct {
 
 	// Input side, guarded by inMu: the connection's reader and the lone-ESC
 	// timer both classify.
-	inMu     sync.Mutex
-	cls      *inputClassifier
-	escTimer *time.Timer
-	escGen   int
+	inMu       sync.Mutex
+	classifier *inputClassifier
+	escTimer   *time.Timer
+	escGen     int
 
-	qmu     sync.Mutex
+	queueMu sync.Mutex
 	queue   []frame
 	queued  int  // bytes of Output in queue
 	lagging bool // output was dropped: redraw once the writer drains
@@ -59,7 +59,7 @@ type client struct {
 func newClient(id int, conn net.Conn, readOnly bool, cols, rows int) *client {
 	c := &client{
 		id: id, conn: conn, readOnly: readOnly, since: time.Now(),
-		cols: cols, rows: rows, cls: newInputClassifier(),
+		cols: cols, rows: rows, classifier: newInputClassifier(),
 		wake: make(chan struct{}, 1), done: make(chan struct{}),
 	}
 	if sc, ok := conn.(syscall.Conn); ok {
@@ -84,8 +84,8 @@ func (c *client) canOwn() bool { return !c.readOnly && c.cols > 0 && c.rows > 0 
 // send queues a frame. Output past maxQueued is dropped, never waited for;
 // Output larger than a frame is split.
 func (c *client) send(t wire.Type, p []byte) {
-	c.qmu.Lock()
-	defer c.qmu.Unlock()
+	c.queueMu.Lock()
+	defer c.queueMu.Unlock()
 	if c.closing {
 		return
 	}
@@ -108,10 +108,10 @@ func (c *client) send(t wire.Type, p []byte) {
 		}
 	}
 	c.queue = append(c.queue, frame{t, p})
-	c.signal()
+	c.wakeWriter()
 }
 
-func (c *client) signal() {
+func (c *client) wakeWriter() {
 	select {
 	case c.wake <- struct{}{}:
 	default:
@@ -135,13 +135,13 @@ func (c *client) budget() int {
 // exactly the output after it. A relay gets a plain-text notice instead: a
 // drawing is no use to a pipe.
 func (c *client) resyncIfLagging(scr interface{ AppendRestore([]byte) []byte }) {
-	c.qmu.Lock()
+	c.queueMu.Lock()
 	lagging := c.lagging && !c.closing
 	if lagging {
 		c.dropQueuedOutput()
 		c.lagging = false
 	}
-	c.qmu.Unlock()
+	c.queueMu.Unlock()
 	switch {
 	case !lagging:
 	case c.cols == 0:
@@ -155,8 +155,8 @@ func (c *client) resyncIfLagging(scr interface{ AppendRestore([]byte) []byte }) 
 // replaces whatever the client had, so it must never itself tip the client
 // back into lagging.
 func (c *client) sendRedraw(p []byte) {
-	c.qmu.Lock()
-	defer c.qmu.Unlock()
+	c.queueMu.Lock()
+	defer c.queueMu.Unlock()
 	if c.closing {
 		return
 	}
@@ -165,7 +165,7 @@ func (c *client) sendRedraw(p []byte) {
 		c.queue = append(c.queue, frame{wire.TypeOutput, p[:n:n]})
 		p = p[n:]
 	}
-	c.signal()
+	c.wakeWriter()
 }
 
 func (c *client) dropQueuedOutput() {
@@ -182,23 +182,23 @@ func (c *client) dropQueuedOutput() {
 
 // isLagging reports whether the client is waiting for a redraw.
 func (c *client) isLagging() bool {
-	c.qmu.Lock()
-	defer c.qmu.Unlock()
+	c.queueMu.Lock()
+	defer c.queueMu.Unlock()
 	return c.lagging && !c.closing
 }
 
 // close queues a last frame (if any) and lets the writer finish the queue,
 // then close the connection.
 func (c *client) close(t wire.Type, p []byte) {
-	c.qmu.Lock()
+	c.queueMu.Lock()
 	if !c.closing {
 		if t != 0 {
 			c.queue = append(c.queue, frame{t, p})
 		}
 		c.closing = true
 	}
-	c.qmu.Unlock()
-	c.signal()
+	c.queueMu.Unlock()
+	c.wakeWriter()
 }
 
 // writeLoop is the connection's one writer: it takes everything queued and
@@ -212,12 +212,12 @@ func (c *client) writeLoop(drained func()) {
 	var bufs net.Buffers
 	for range c.wake {
 		for {
-			c.qmu.Lock()
+			c.queueMu.Lock()
 			q := c.queue
 			c.queue = nil
 			c.queued = 0
 			closing := c.closing
-			c.qmu.Unlock()
+			c.queueMu.Unlock()
 			if len(q) == 0 {
 				if closing {
 					return
@@ -229,10 +229,10 @@ func (c *client) writeLoop(drained func()) {
 				break
 			}
 			if err := c.writeBatch(q, &hdrs, &bufs); err != nil {
-				c.qmu.Lock()
+				c.queueMu.Lock()
 				c.closing = true
 				c.queue = nil
-				c.qmu.Unlock()
+				c.queueMu.Unlock()
 				return
 			}
 			clear(bufs)

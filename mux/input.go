@@ -31,17 +31,17 @@ func (ss *session) input(c *client, b []byte) error {
 	ss.mu.Unlock()
 	// The owner's input is never held back: nothing it sends needs
 	// deciding, so it passes straight through.
-	out, segs := c.cls.classify(b, owner)
+	out, segs := c.classifier.classify(b, owner)
 	if err := ss.forward(c, out, segs); err != nil {
 		return err
 	}
-	if !owner && c.cls.loneESC() {
+	if !owner && c.classifier.loneESC() {
 		gen := c.escGen
 		c.escTimer = time.AfterFunc(escWait, func() {
 			c.inMu.Lock()
 			defer c.inMu.Unlock()
 			if c.escGen == gen {
-				out, segs := c.cls.resolveESC()
+				out, segs := c.classifier.resolveESC()
 				_ = ss.forward(c, out, segs)
 			}
 		})

@@ -64,9 +64,9 @@ type model struct {
 	// discarded, never drawn, and no more is queued. nil: never.
 	dropped func() bool
 
-	nobody  func() bool    // no client attached: the model answers queries
-	answer  func(p []byte) // writes the model's answers to the PTY
-	replies []byte         // guarded by mu
+	unattended func() bool    // no attached client can answer: the model answers queries
+	answer     func(p []byte) // writes the model's answers to the PTY
+	replies    []byte         // guarded by mu
 
 	clock feedClock // the pacing's time; tests drive it by hand
 }
@@ -98,11 +98,11 @@ type modelOp struct {
 	cols, rows int
 }
 
-func newModel(cols, rows, scrollback int, sessionMu *sync.Mutex, nobody func() bool, answer func([]byte)) *model {
+func newModel(cols, rows, scrollback int, sessionMu *sync.Mutex, unattended func() bool, answer func([]byte)) *model {
 	m := &model{
-		scr:       screen.New(cols, rows, scrollback),
-		sessionMu: sessionMu,
-		nobody:    nobody, answer: answer,
+		scr:        screen.New(cols, rows, scrollback),
+		sessionMu:  sessionMu,
+		unattended: unattended, answer: answer,
 		clock: realClock,
 	}
 	// With nobody attached no terminal answers the application's DA1, DA2
@@ -137,7 +137,7 @@ func newModel(cols, rows, scrollback int, sessionMu *sync.Mutex, nobody func() b
 		}
 	})
 	m.scr.SetReply(func(p []byte) {
-		if m.nobody() {
+		if m.unattended() {
 			m.replies = append(m.replies, p...)
 		}
 	})
