@@ -12,7 +12,7 @@ import (
 
 // session is one PTY and the clients attached to it.
 type session struct {
-	srv     *Server
+	srv     *server
 	name    string
 	marker  string // WR_SESSION_ID=<random>: in the environment of everything the session starts
 	proc    *ptyproc.Process

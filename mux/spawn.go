@@ -18,7 +18,7 @@ import (
 // startSession starts the command of cfg on a new PTY. Its output is not
 // read until run is called, so the creating client can be registered first
 // and see the shell's first prompt.
-func (s *Server) startSession(name string, cfg wire.SessionConfig) (*session, error) {
+func (s *server) startSession(name string, cfg wire.SessionConfig) (*session, error) {
 	marker := "WR_SESSION_ID=" + newSessionID()
 	env := append(sessionEnv(cfg.Env, name, s.socket), marker)
 	argv := cfg.Command
