@@ -97,7 +97,7 @@ func (c *client) send(t wire.Type, p []byte) {
 		// not hold millions of them.
 		cost := max(len(p), 64)
 		if c.queued+cost > c.budget() {
-			c.dropQueuedOutput()
+			c.dropQueuedOutputLocked()
 			c.lagging = true
 			return
 		}
@@ -130,15 +130,15 @@ func (c *client) budget() int {
 	return maxQueued
 }
 
-// resyncIfLagging queues a full redraw from scr for a client that fell
+// resyncIfLaggingLocked queues a full redraw from scr for a client that fell
 // behind. Called with the session's mu held, so the redraw is followed by
 // exactly the output after it. A relay gets a plain-text notice instead: a
 // drawing is no use to a pipe.
-func (c *client) resyncIfLagging(scr interface{ AppendRestore([]byte) []byte }) {
+func (c *client) resyncIfLaggingLocked(scr interface{ AppendRestore([]byte) []byte }) {
 	c.queueMu.Lock()
 	lagging := c.lagging && !c.closing
 	if lagging {
-		c.dropQueuedOutput()
+		c.dropQueuedOutputLocked()
 		c.lagging = false
 	}
 	c.queueMu.Unlock()
@@ -168,7 +168,7 @@ func (c *client) sendRedraw(p []byte) {
 	c.wakeWriter()
 }
 
-func (c *client) dropQueuedOutput() {
+func (c *client) dropQueuedOutputLocked() {
 	kept := c.queue[:0]
 	for _, f := range c.queue {
 		if f.t != wire.TypeOutput {

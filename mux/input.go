@@ -58,11 +58,11 @@ func (ss *session) forward(c *client, out []byte, segs []segment) error {
 		switch s.kind {
 		case inputAct:
 			ss.mu.Lock()
-			ss.sizeAct(c)
+			ss.sizeActLocked(c)
 			ss.mu.Unlock()
 		case inputReport:
 			ss.mu.Lock()
-			answers := ss.answerer() == c
+			answers := ss.answererLocked() == c
 			ss.mu.Unlock()
 			if !answers {
 				continue
@@ -78,10 +78,10 @@ func (ss *session) forward(c *client, out []byte, segs []segment) error {
 	return nil
 }
 
-// answerer is the client whose terminal answers for the session: the size
+// answererLocked is the client whose terminal answers for the session: the size
 // owner, or with no owner the earliest attached client that may type.
 // Called with mu held.
-func (ss *session) answerer() *client {
+func (ss *session) answererLocked() *client {
 	if ss.owner != nil {
 		return ss.owner
 	}

@@ -31,7 +31,7 @@ const maxModelLag = 16 << 20
 type model struct {
 	mu       sync.Mutex // held while feeding
 	scr      *screen.Screen
-	batch    [][]byte  // apply's, kept between calls; guarded by mu
+	batch    [][]byte  // applyLocked's, kept between calls; guarded by mu
 	yielding bool      // the feeder is applying: let others run now and then; guarded by mu
 	catching bool      // lockCaughtUp is applying: let others run even while someone waits; guarded by mu
 	yielded  time.Time // when the feeder last let others run; guarded by mu
@@ -128,7 +128,7 @@ func newModel(cols, rows, scrollback int, sessionMu *sync.Mutex, unattended func
 	// anyway).
 	m.scr.SetYield(4<<10, func() {
 		if m.isDropped() {
-			// Killed: the rest of the batch is never drawn (apply).
+			// Killed: the rest of the batch is never drawn (applyLocked).
 			panic(errDropped)
 		}
 		if (m.catching || m.yielding) && m.clock.now().Sub(m.yielded) >= feedSlice {
@@ -164,8 +164,8 @@ const (
 // isDropped reports whether the session's output is no longer drawn.
 func (m *model) isDropped() bool { return m.dropped != nil && m.dropped() }
 
-// push queues an op. Called with the session's mu held.
-func (m *model) push(op modelOp) {
+// pushLocked queues an op. Called with the session's mu held.
+func (m *model) pushLocked(op modelOp) {
 	if m.stopped || m.isDropped() {
 		return
 	}
@@ -211,9 +211,9 @@ func (m *model) kick() {
 	}
 }
 
-// stop ends feeding for a session that has ended, discarding whatever is
+// stopLocked ends feeding for a session that has ended, discarding whatever is
 // still pending. Called with the session's mu held.
-func (m *model) stop() {
+func (m *model) stopLocked() {
 	m.stopped = true
 	if m.timer != nil {
 		m.timer.Stop()
@@ -232,13 +232,13 @@ func (m *model) discard(ops []modelOp) {
 	clear(ops)
 }
 
-// sync applies everything pending. Called with mu and the session's mu
+// syncLocked applies everything pending. Called with mu and the session's mu
 // held, only where nothing but ops the caller itself just pushed (a
 // resize) can be pending: the backlog is lockCaughtUp's.
-func (m *model) sync() {
+func (m *model) syncLocked() {
 	ops := m.pending
 	m.pending = nil
-	m.apply(ops)
+	m.applyLocked(ops)
 }
 
 // lockCaughtUp takes mu and then the session's mu, and returns holding both
@@ -276,7 +276,7 @@ func (m *model) lockCaughtUp(begin func(backlog int64)) {
 			begin(lag)
 		}
 		m.catching, m.yielded = true, m.clock.now()
-		m.apply(ops)
+		m.applyLocked(ops)
 		m.catching = false
 	}
 	if held != nil {
@@ -308,11 +308,11 @@ func (m *model) awaitCatchUp() {
 	}
 }
 
-// apply feeds ops to the screen. Called with mu held. The chunks between
+// applyLocked feeds ops to the screen. Called with mu held. The chunks between
 // two resizes go to the screen in one WriteBatch, which skips what a burst
 // scrolls out of the scrollback anyway. For a session being killed it stops
 // at the next yield (errDropped).
-func (m *model) apply(ops []modelOp) {
+func (m *model) applyLocked(ops []modelOp) {
 	var n int64
 	for _, op := range ops {
 		n += int64(len(op.chunk))
@@ -342,7 +342,7 @@ func (m *model) apply(ops []modelOp) {
 // errDropped stops a batch being drawn for a session that is being killed:
 // the screen's yield panics with it between two chunks (where the screen
 // is as if the output had ended there, which nobody reads any more) and
-// apply recovers it. A batch of hostile output can take seconds to draw
+// applyLocked recovers it. A batch of hostile output can take seconds to draw
 // (minutes, for some streams, before the screen is made cheaper), and a
 // killed session must not hold the server's one P, or its stop, for that.
 var errDropped = errors.New("mux: the session is being killed")
@@ -396,7 +396,7 @@ func (m *model) feed() {
 			m.discard(ops)
 		} else {
 			m.yielding = true
-			m.apply(ops)
+			m.applyLocked(ops)
 			m.yielding = false
 			m.passes.Add(1)
 		}

@@ -171,7 +171,7 @@ func (ss *session) readerDone() {
 // restore.
 func (ss *session) fanOut(chunk []byte) {
 	ss.mu.Lock()
-	ss.model.push(modelOp{chunk: chunk})
+	ss.model.pushLocked(modelOp{chunk: chunk})
 	for _, c := range ss.order {
 		c.send(wire.TypeOutput, chunk)
 	}

@@ -38,7 +38,7 @@ func (s *server) outputQuiet() {
 	r := &s.release
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	s.armRelease()
+	s.armReleaseLocked()
 }
 
 // clientLeft is called when an attached client leaves. After a crowd has
@@ -48,12 +48,12 @@ func (s *server) clientLeft() {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	r.left++
-	s.armRelease()
+	s.armReleaseLocked()
 }
 
-// armRelease arms (or pushes back) the release if enough output has passed
+// armReleaseLocked arms (or pushes back) the release if enough output has passed
 // or enough clients have left since the last one. Called with r.mu held.
-func (s *server) armRelease() {
+func (s *server) armReleaseLocked() {
 	r := &s.release
 	if s.output.Load()-r.released < releaseBurst && r.left-r.leftMark < releaseCrowd {
 		return

@@ -116,11 +116,11 @@ func (ss *session) end(code int) {
 	for _, c := range clients {
 		// A client that fell behind gets the final screen before Exited.
 		if !killed {
-			c.resyncIfLagging(ss.model.scr)
+			c.resyncIfLaggingLocked(ss.model.scr)
 		}
 		c.close(wire.TypeExited, exited)
 	}
-	ss.model.stop()
+	ss.model.stopLocked()
 	if killed {
 		ss.mu.Unlock()
 	} else {
@@ -152,10 +152,10 @@ func (ss *session) attach(c *client, accepted []byte, restore bool) bool {
 	ss.clients[c.id] = c
 	ss.order = append(ss.order, c)
 	// Size first: a client that takes the size sees the screen at its size.
-	ss.sizeAttach(c)
-	ss.countAnswerers()
+	ss.sizeAttachLocked(c)
+	ss.countAnswerersLocked()
 	if restore && c.cols > 0 {
-		ss.model.sync() // the size may have just changed
+		ss.model.syncLocked() // the size may have just changed
 		c.sendRedraw(ss.model.scr.AppendRestore(nil))
 	}
 	return true
@@ -165,7 +165,7 @@ func (ss *session) attach(c *client, accepted []byte, restore bool) bool {
 // has drained what it had. Output dropped while it lagged is not replayed.
 func (ss *session) resync(c *client) {
 	ss.lockModel()
-	c.resyncIfLagging(ss.model.scr)
+	c.resyncIfLaggingLocked(ss.model.scr)
 	ss.unlockModel()
 }
 
@@ -195,8 +195,8 @@ func (ss *session) detach(c *client) {
 				break
 			}
 		}
-		ss.countAnswerers()
-		ss.sizeDetach(c)
+		ss.countAnswerersLocked()
+		ss.sizeDetachLocked(c)
 	}
 	ss.mu.Unlock()
 	c.close(0, nil)
@@ -205,16 +205,16 @@ func (ss *session) detach(c *client) {
 
 func (ss *session) resize(c *client, cols, rows int) {
 	ss.mu.Lock()
-	ss.sizeResize(c, max(cols, 0), max(rows, 0))
-	ss.countAnswerers()
+	ss.sizeResizeLocked(c, max(cols, 0), max(rows, 0))
+	ss.countAnswerersLocked()
 	ss.mu.Unlock()
 }
 
-// countAnswerers records how many attached clients have a terminal that can
+// countAnswerersLocked records how many attached clients have a terminal that can
 // answer a query (not read-only, not a 0x0 relay). With none, the model
 // answers: a program watched only by read-only clients or pipes would
 // otherwise wait for an answer that never comes. Called with mu held.
-func (ss *session) countAnswerers() {
+func (ss *session) countAnswerersLocked() {
 	n := 0
 	for _, c := range ss.order {
 		if c.canOwn() {
