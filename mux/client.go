@@ -29,31 +29,47 @@ type frame struct {
 
 // client is one attached connection. Everything sent to it goes through its
 // queue and is written by its own writer goroutine, so the session never
-// waits on a client's socket.
+// waits on a client's socket. An attached client has two goroutines: the
+// connection's reader (serveConn, which runs readClient) and its writer
+// (writeLoop); a pending lone ESC adds a timer's.
 type client struct {
+	// Set by newClient, then only read.
 	id       int
-	conn     net.Conn
-	fd       *wire.RawFD // conn's descriptor, for the hot reads and writes; nil if it has none
 	readOnly bool
 	since    time.Time
+	// conn is closed by writeLoop, its one writer, once the queue has
+	// drained (or a write failed); serveConn's deferred Close comes after
+	// the writer is done (serveAttach waits for done) and does nothing.
+	conn net.Conn
+	fd   *wire.RawFD // conn's descriptor, for the hot reads and writes; nil if it has none
 
-	// Guarded by the session's mu.
+	// Guarded by the session's mu: written by the size rules and resize,
+	// read by the fan-out (budget) and the redraws.
 	cols, rows int
 
 	// Input side, guarded by inMu: the connection's reader and the lone-ESC
-	// timer both classify.
+	// timer both classify. inMu is held while the input is forwarded, so it
+	// comes before the session's mu and inputTurn.
 	inMu       sync.Mutex
 	classifier *inputClassifier
-	escTimer   *time.Timer
-	escGen     int
+	escTimer   *time.Timer // the pending lone ESC's; stopped by the next input and by detach
+	escGen     int         // bumped by each input and by detach: a stale timer does nothing
 
+	// queueMu guards the queue and its state. It is taken last, under the
+	// session's mu by the fan-out, and alone by the writer.
 	queueMu sync.Mutex
 	queue   []frame
 	queued  int  // bytes of Output in queue
 	lagging bool // output was dropped: redraw once the writer drains
-	closing bool // no more frames after the queue drains
-	wake    chan struct{}
-	done    chan struct{} // closed when the writer has stopped
+	closing bool // no more frames after the queue drains; set by close, or by the writer when a write fails
+
+	// wake is written by wakeWriter (send, sendRedraw, close), never
+	// blocking: one pending wake-up is enough, as the writer takes the
+	// whole queue. Read by writeLoop only; never closed.
+	wake chan struct{}
+	// done is closed by writeLoop when it returns, after closing conn;
+	// serveAttach waits for it.
+	done chan struct{}
 }
 
 func newClient(id int, conn net.Conn, readOnly bool, cols, rows int) *client {
@@ -82,7 +98,8 @@ func (c *client) reader() io.Reader {
 func (c *client) canOwn() bool { return !c.readOnly && c.cols > 0 && c.rows > 0 }
 
 // send queues a frame. Output past maxQueued is dropped, never waited for;
-// Output larger than a frame is split.
+// Output larger than a frame is split. Its callers (the fan-out, attach)
+// hold the session's mu, which budget's read of the size needs.
 func (c *client) send(t wire.Type, p []byte) {
 	c.queueMu.Lock()
 	defer c.queueMu.Unlock()
@@ -111,6 +128,7 @@ func (c *client) send(t wire.Type, p []byte) {
 	c.wakeWriter()
 }
 
+// wakeWriter tells the writer there is something to do. It never blocks.
 func (c *client) wakeWriter() {
 	select {
 	case c.wake <- struct{}{}:
@@ -168,6 +186,8 @@ func (c *client) sendRedraw(p []byte) {
 	c.wakeWriter()
 }
 
+// dropQueuedOutputLocked drops the Output frames in the queue and keeps the
+// rest. Called with queueMu held.
 func (c *client) dropQueuedOutputLocked() {
 	kept := c.queue[:0]
 	for _, f := range c.queue {

@@ -21,7 +21,8 @@ const maxModelLag = 16 << 20
 // holding mu and the session's mu with nothing pending, so the snapshot is
 // exactly at the fan-out position.
 //
-// Lock order: model.mu before session.mu, never the other way round.
+// Lock order: model.mu before session.mu, never the other way round (the
+// whole order is at the top of session.go).
 // Neither lock that another session, wr ls or input needs is held while a
 // backlog is drawn: the feeder and lockCaughtUp take the session's mu only
 // to take a batch of ops off pending (a slice header, not the drawing),
@@ -29,23 +30,27 @@ const maxModelLag = 16 << 20
 // fan-out, input and the size rules take; none of them ever takes
 // model.mu.
 type model struct {
-	mu       sync.Mutex // held while feeding
-	scr      *screen.Screen
-	batch    [][]byte  // applyLocked's, kept between calls; guarded by mu
-	yielding bool      // the feeder is applying: let others run now and then; guarded by mu
-	catching bool      // lockCaughtUp is applying: let others run even while someone waits; guarded by mu
-	yielded  time.Time // when the feeder last let others run; guarded by mu
+	mu       sync.Mutex     // held while feeding, and by lockCaughtUp's caller
+	scr      *screen.Screen // guarded by mu
+	batch    [][]byte       // applyLocked's, kept between calls; guarded by mu
+	yielding bool           // the feeder is applying: let others run now and then; guarded by mu
+	catching bool           // lockCaughtUp is applying: let others run even while someone waits; guarded by mu
+	yielded  time.Time      // when the feeder last let others run; guarded by mu
 
 	sessionMu *sync.Mutex // the session's mu, which guards the fields below
 
 	// Guarded by the session's mu.
 	pending  []modelOp
-	timer    feedTimer    // kicks the feeder feedDelay after an op
-	timerSet bool         // the timer is running
-	pushed   int64        // bytes ever pushed
-	tickMark int64        // pushed when the timer was armed or last ticked
-	stopped  bool         // the session has ended: feed no more
-	lag      atomic.Int64 // bytes in pending
+	timer    feedTimer // kicks the feeder feedDelay after an op
+	timerSet bool      // the timer is running
+	pushed   int64     // bytes ever pushed
+	tickMark int64     // pushed when the timer was armed or last ticked
+	stopped  bool      // the session has ended: feed no more
+
+	// lag is the bytes pushed and not yet drawn or discarded: added by
+	// pushLocked, taken off by applyLocked and discard. Read without a lock
+	// by the PTY reader (maxModelLag) and the memory release.
+	lag atomic.Int64
 
 	// The feeder is a goroutine started on demand and gone once nothing is
 	// pending, so an idle session costs no goroutine for its model.
@@ -57,7 +62,9 @@ type model struct {
 	// waits on before it fans out its next chunk, closed when the model has
 	// caught up: the backlog then only shrinks, so the catch-up ends and
 	// finishes with nothing left to draw under the session's mu. Only the
-	// session being caught up waits (as it does on a full terminal).
+	// session being caught up waits (as it does on a full terminal). The
+	// channel is made, stored, and closed (once) by lockCaughtUp, under
+	// both locks; the reader waits on it (awaitCatchUp) holding none.
 	hold atomic.Pointer[chan struct{}]
 
 	// dropped reports that the session is being killed: what is pending is
@@ -65,7 +72,7 @@ type model struct {
 	dropped func() bool
 
 	unattended func() bool    // no attached client can answer: the model answers queries
-	answer     func(p []byte) // writes the model's answers to the PTY
+	answer     func(p []byte) // writes the model's answers to the PTY; called by the feeder with no lock held
 	replies    []byte         // guarded by mu
 
 	clock feedClock // the pacing's time; tests drive it by hand

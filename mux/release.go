@@ -24,11 +24,11 @@ const (
 // going quiet or a client leaving, not by a ticker, so an idle server has
 // nothing to wake for.
 type memoryRelease struct {
-	mu       sync.Mutex
-	timer    *time.Timer
-	released int64 // server.output at the last release
-	left     int64 // attached clients that have left
-	leftMark int64 // left at the last release
+	mu       sync.Mutex  // guards the fields below; taken alone, never with another lock of mux
+	timer    *time.Timer // armed by armReleaseLocked, fires releaseMemory
+	released int64       // server.output at the last release
+	left     int64       // attached clients that have left
+	leftMark int64       // left at the last release
 }
 
 // outputQuiet is called when a session's PTY goes quiet (its reader parks

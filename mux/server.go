@@ -46,25 +46,33 @@ type Options struct {
 
 // server holds the sessions of one socket.
 type server struct {
+	// Set by Run before it accepts, then only read.
 	socket  string
 	dir     *wire.Dir // the socket's directory, open for the server's life
 	log     *log.Logger
 	started time.Time
+	// ln is closed by shutdownLocked (once: stopping), which ends the
+	// accept loop; Run closes it itself only when it fails before serving.
 	ln      *net.UnixListener
-	unlock  func() // releases the server lock; idempotent
-
-	output  atomic.Int64 // bytes read from every PTY, for release
-	release memoryRelease
+	unlock  func()           // releases the server lock; idempotent
 	watcher *ptyproc.Watcher // waits for the output of quiet sessions and for every exit
-	sweeps  sync.WaitGroup   // kills in progress: Run returns only after them
 
+	output  atomic.Int64   // bytes read from every PTY, for release
+	release memoryRelease  // its own mu, taken alone
+	sweeps  sync.WaitGroup // kills in progress: Run returns only after them
+
+	// mu guards the registry and the server's lifecycle. It is taken with
+	// no session lock held, and none is taken under it (session.go has
+	// the whole order).
 	mu         sync.Mutex
 	sessions   map[string]*session
 	nextClient int
 	hadSession bool
 	stopping   bool // shutting down: the listener is closed
 	draining   bool // wr server stop is killing every session
-	stopped    chan struct{}
+	// stopped is closed by shutdownLocked, once (stopping), under mu; the
+	// accept loop reads it to tell a shutdown from a failed accept.
+	stopped chan struct{}
 }
 
 // Run serves until the server holds no session, or wr server stop asks it to stop.

@@ -10,30 +10,74 @@ import (
 	"wr/wire"
 )
 
+// Locks, in the order they are taken (a lock is only ever taken while
+// holding locks above it in its own chain, never one below it):
+//
+//	model.mu -> session.mu -> client.queueMu
+//	client.inMu -> session.mu
+//	client.inMu -> session.inputTurn
+//	session.sendTurn -> session.inputTurn
+//
+// Taken alone, with no other lock of mux held and none taken inside them:
+// server.mu, memoryRelease.mu, session.readMu, session.reapMu.
+//
+//   - server.mu (server): the registry and the server's lifecycle. No
+//     session lock is held while it is taken, nor taken while it is held.
+//   - model.mu (model.go): the screen model, held while it is drawn. Taken
+//     before session.mu, never after it: the feeder and lockCaughtUp take
+//     the session's mu under it only to take ops off pending.
+//   - session.mu: the clients, the size owner, the model's pending ops.
+//     The PTY reader holds it while it fans a chunk out.
+//   - client.queueMu: one client's queue; taken under session.mu by the
+//     fan-out, and alone by the client's writer.
+//   - client.inMu: one client's input (its classifier and lone-ESC timer),
+//     held while that input is forwarded, so across the PTY write.
+//   - session.sendTurn, session.inputTurn (turn: a mutex with a deadline):
+//     a whole wr send, and one write to the PTY. A PTY write can wait as
+//     long as the program does not read, so neither session.mu nor
+//     model.mu is ever held while waiting for inputTurn or holding it: the
+//     program may be waiting for its output to be read.
+//   - session.readMu: the reader's state; session.reapMu: the child's pid
+//     while it is reaped or a kill reads it.
+//
+// A function named fooLocked must be called with a lock held, and its
+// comment says which one (for the methods of session and model, and
+// client.resyncIfLaggingLocked, it is the session's mu). Nothing waits for
+// a channel, a client's socket or the PTY while holding session.mu or
+// model.mu; only client.inMu and the turns are held across a PTY write.
+
 // session is one PTY and the clients attached to it.
 type session struct {
+	// Set when the session is started, then only read.
 	srv     *server
 	name    string
 	marker  string // WR_SESSION_ID=<random>: in the environment of everything the session starts
-	proc    *ptyproc.Process
 	pid     int
 	created time.Time
 	command []string
 	cwd     string
+	model   *model // what a terminal would show; locked as model.go says (lockModel)
 
-	// mu guards the fields below. The PTY reader holds it while it fans a
-	// chunk out, so a client registered under mu sees exactly the output
-	// that follows its registration: nothing lost, nothing doubled.
-	model *model // what a terminal would show; see model.go for its locking
+	// proc is the PTY and the child. It is closed by end, and earlier by
+	// killSessions (the hang-up closes the PTY master); ptyproc's Close
+	// may be called twice, and the second one's error is ignored.
+	proc *ptyproc.Process
 
+	// mu guards the fields below it up to answerers. The PTY reader holds
+	// it while it fans a chunk out, so a client registered under mu sees
+	// exactly the output that follows its registration: nothing lost,
+	// nothing doubled. Each attached client's cols and rows are guarded by
+	// it too (client.go).
 	mu         sync.Mutex
 	clients    map[int]*client
 	order      []*client // attach order, for "the earliest attached client"
 	owner      *client
 	cols, rows int
 	ended      bool
-	code       int
-	answerers  atomic.Int32 // attached clients whose terminal can answer a query
+	code       int // written by end under mu; read without it only after done is closed
+	// answerers is written under mu (countAnswerersLocked) and read without
+	// it by the model, which answers queries when it is zero.
+	answerers atomic.Int32 // attached clients whose terminal can answer a query
 
 	// inputTurn serialises writes to the PTY so inputs never interleave;
 	// sendTurn is held for a whole wr send, so two sends never interleave.
@@ -45,18 +89,21 @@ type session struct {
 	// readMu guards reader and cannotPark. The PTY is read by a goroutine
 	// that runs while output comes and ends after linger without any,
 	// handing the PTY to the server's watcher, which starts another when
-	// output comes again: an idle session holds no goroutine. drained is
-	// closed when the last reader has read everything after the child's
-	// exit.
+	// output comes again: an idle session holds no goroutine.
 	readMu     sync.Mutex
 	reader     readerState
 	cannotPark bool // the watcher refused the PTY once; said in the log
-	drained    chan struct{}
+	// drained is closed by readerDone, once, when the last reader has read
+	// everything after the child's exit (the state is then readDone, and no
+	// reader starts again); waitLoop waits for it.
+	drained chan struct{}
 
-	killed   atomic.Bool
-	reapMu   sync.Mutex   // held while the child is reaped, and while a kill reads its pid
-	exitedAt atomic.Int64 // unix nanos when the child was reaped; 0 while running
-	done     chan struct{}
+	killed   atomic.Bool  // set by killSessions before its sweep; never cleared
+	reapMu   sync.Mutex   // held while the child is reaped (waitLoop), and while a kill reads its pid (snapshot)
+	exitedAt atomic.Int64 // unix nanos when the child was reaped; 0 while running; written by waitLoop
+	// done is closed by end, once, when the session has left the registry;
+	// wr wait (handleWait) and kills (killSessions) wait for it.
+	done chan struct{}
 }
 
 // lockModel takes the model's lock and then mu, and brings the model up to
