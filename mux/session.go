@@ -62,6 +62,9 @@ type session struct {
 	// killSessions (the hang-up closes the PTY master); ptyproc's Close
 	// may be called twice, and the second one's error is ignored.
 	proc *ptyproc.Process
+	// ptySize is proc as the size rules see it, so they can be tested
+	// without a PTY (size_test.go).
+	ptySize resizer
 
 	// mu guards the fields below it up to answerers. The PTY reader holds
 	// it while it fans a chunk out, so a client registered under mu sees
@@ -104,6 +107,11 @@ type session struct {
 	// done is closed by end, once, when the session has left the registry;
 	// wr wait (handleWait) and kills (killSessions) wait for it.
 	done chan struct{}
+}
+
+// resizer is what the size rules need of the PTY.
+type resizer interface {
+	Resize(cols, rows int) error
 }
 
 // lockModel takes the model's lock and then mu, and brings the model up to

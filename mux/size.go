@@ -58,7 +58,7 @@ func (ss *session) applySizeLocked(c *client) {
 	if c.cols == ss.cols && c.rows == ss.rows {
 		return
 	}
-	if err := ss.proc.Resize(c.cols, c.rows); err != nil {
+	if err := ss.ptySize.Resize(c.cols, c.rows); err != nil {
 		ss.srv.logf("session %s: %v", ss.name, err)
 		return
 	}

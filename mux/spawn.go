@@ -46,7 +46,7 @@ func (s *server) startSession(name string, cfg wire.SessionConfig) (*session, er
 	// (a few KiB, the client's whole one) for the session's life.
 	cmd.Env = nil
 	ss := &session{
-		srv: s, name: name, marker: marker, proc: p, pid: p.Pid(), created: time.Now(),
+		srv: s, name: name, marker: marker, proc: p, ptySize: p, pid: p.Pid(), created: time.Now(),
 		command: argv, cwd: cfg.Cwd, clients: map[int]*client{},
 		cols: cols, rows: rows, done: make(chan struct{}), drained: make(chan struct{}),
 		inputTurn: newTurn(), sendTurn: newTurn(),
