@@ -41,10 +41,12 @@ import (
 //     while it is reaped or a kill reads it.
 //
 // A function named fooLocked must be called with a lock held, and its
-// comment says which one (for the methods of session and model, and
-// client.resyncIfLaggingLocked, it is the session's mu). Nothing waits for
-// a channel, a client's socket or the PTY while holding session.mu or
-// model.mu; only client.inMu and the turns are held across a PTY write.
+// comment says which one: most often the session's mu (the size rules,
+// model.pushLocked, client.resyncIfLaggingLocked); model.applyLocked's is
+// model.mu, client.dropQueuedOutputLocked's the client's queueMu. Nothing
+// waits for a channel, a client's socket or the PTY while holding
+// session.mu or model.mu; only client.inMu and the turns are held across
+// a PTY write.
 
 // session is one PTY and the clients attached to it.
 type session struct {

@@ -1,8 +1,9 @@
 package mux
 
 // The size-owner rules of design section 5. Every function here runs with
-// the session's mu held, and applies a size to the PTY before returning, so
-// a claim's new size reaches the application before the claimer's input.
+// the session's mu held (hence Locked), and applies a size to the PTY
+// before returning, so a claim's new size reaches the application before
+// the claimer's input. size_test.go has a case for each rule.
 
 // sizeAttachLocked: attaching takes ownership only when nobody owns the size.
 func (ss *session) sizeAttachLocked(c *client) {
