@@ -64,7 +64,7 @@ func TestLockCaughtUpLeavesTheSessionLockFree(t *testing.T) {
 			seen = true
 			if !pushed {
 				// What a reader fanning out as the catch-up began pushes.
-				m.push(modelOp{chunk: []byte("\x1b[0mthe-last-line\r\n")})
+				m.pushLocked(modelOp{chunk: []byte("\x1b[0mthe-last-line\r\n")})
 				pushed = true
 			}
 		}
@@ -106,7 +106,7 @@ func TestKilledModelStopsDrawing(t *testing.T) {
 	mu.Unlock()
 	killed.Store(true)
 	m.mu.Lock()
-	m.apply(ops)
+	m.applyLocked(ops)
 	got := string(m.scr.AppendText(nil, screen.TextOptions{}))
 	m.mu.Unlock()
 	if strings.Contains(got, "the-end") {
@@ -116,6 +116,6 @@ func TestKilledModelStopsDrawing(t *testing.T) {
 		t.Fatalf("lag %d after the dropped batch, want 0", lag)
 	}
 	if len(m.batch) != 0 {
-		t.Fatalf("apply kept %d chunks", len(m.batch))
+		t.Fatalf("applyLocked kept %d chunks", len(m.batch))
 	}
 }

@@ -29,37 +29,53 @@ type frame struct {
 
 // client is one attached connection. Everything sent to it goes through its
 // queue and is written by its own writer goroutine, so the session never
-// waits on a client's socket.
+// waits on a client's socket. An attached client has two goroutines: the
+// connection's reader (serveConn, which runs readClient) and its writer
+// (writeLoop); a pending lone ESC adds a timer's.
 type client struct {
+	// Set by newClient, then only read.
 	id       int
-	conn     net.Conn
-	fd       *wire.RawFD // conn's descriptor, for the hot reads and writes; nil if it has none
 	readOnly bool
 	since    time.Time
+	// conn is closed by writeLoop, its one writer, once the queue has
+	// drained (or a write failed); serveConn's deferred Close comes after
+	// the writer is done (serveAttach waits for done) and does nothing.
+	conn net.Conn
+	fd   *wire.RawFD // conn's descriptor, for the hot reads and writes; nil if it has none
 
-	// Guarded by the session's mu.
+	// Guarded by the session's mu: written by the size rules and resize,
+	// read by the fan-out (budget) and the redraws.
 	cols, rows int
 
 	// Input side, guarded by inMu: the connection's reader and the lone-ESC
-	// timer both classify.
-	inMu     sync.Mutex
-	cls      *inputClassifier
-	escTimer *time.Timer
-	escGen   int
+	// timer both classify. inMu is held while the input is forwarded, so it
+	// comes before the session's mu and inputTurn.
+	inMu       sync.Mutex
+	classifier *inputClassifier
+	escTimer   *time.Timer // the pending lone ESC's; stopped by the next input and by detach
+	escGen     int         // bumped by each input and by detach: a stale timer does nothing
 
-	qmu     sync.Mutex
+	// queueMu guards the queue and its state. It is taken last, under the
+	// session's mu by the fan-out, and alone by the writer.
+	queueMu sync.Mutex
 	queue   []frame
 	queued  int  // bytes of Output in queue
 	lagging bool // output was dropped: redraw once the writer drains
-	closing bool // no more frames after the queue drains
-	wake    chan struct{}
-	done    chan struct{} // closed when the writer has stopped
+	closing bool // no more frames after the queue drains; set by close, or by the writer when a write fails
+
+	// wake is written by wakeWriter (send, sendRedraw, close), never
+	// blocking: one pending wake-up is enough, as the writer takes the
+	// whole queue. Read by writeLoop only; never closed.
+	wake chan struct{}
+	// done is closed by writeLoop when it returns, after closing conn;
+	// serveAttach waits for it.
+	done chan struct{}
 }
 
 func newClient(id int, conn net.Conn, readOnly bool, cols, rows int) *client {
 	c := &client{
 		id: id, conn: conn, readOnly: readOnly, since: time.Now(),
-		cols: cols, rows: rows, cls: newInputClassifier(),
+		cols: cols, rows: rows, classifier: newInputClassifier(),
 		wake: make(chan struct{}, 1), done: make(chan struct{}),
 	}
 	if sc, ok := conn.(syscall.Conn); ok {
@@ -82,10 +98,11 @@ func (c *client) reader() io.Reader {
 func (c *client) canOwn() bool { return !c.readOnly && c.cols > 0 && c.rows > 0 }
 
 // send queues a frame. Output past maxQueued is dropped, never waited for;
-// Output larger than a frame is split.
+// Output larger than a frame is split. Its callers (the fan-out, attach)
+// hold the session's mu, which budget's read of the size needs.
 func (c *client) send(t wire.Type, p []byte) {
-	c.qmu.Lock()
-	defer c.qmu.Unlock()
+	c.queueMu.Lock()
+	defer c.queueMu.Unlock()
 	if c.closing {
 		return
 	}
@@ -97,7 +114,7 @@ func (c *client) send(t wire.Type, p []byte) {
 		// not hold millions of them.
 		cost := max(len(p), 64)
 		if c.queued+cost > c.budget() {
-			c.dropQueuedOutput()
+			c.dropQueuedOutputLocked()
 			c.lagging = true
 			return
 		}
@@ -108,10 +125,11 @@ func (c *client) send(t wire.Type, p []byte) {
 		}
 	}
 	c.queue = append(c.queue, frame{t, p})
-	c.signal()
+	c.wakeWriter()
 }
 
-func (c *client) signal() {
+// wakeWriter tells the writer there is something to do. It never blocks.
+func (c *client) wakeWriter() {
 	select {
 	case c.wake <- struct{}{}:
 	default:
@@ -130,18 +148,18 @@ func (c *client) budget() int {
 	return maxQueued
 }
 
-// resyncIfLagging queues a full redraw from scr for a client that fell
+// resyncIfLaggingLocked queues a full redraw from scr for a client that fell
 // behind. Called with the session's mu held, so the redraw is followed by
 // exactly the output after it. A relay gets a plain-text notice instead: a
 // drawing is no use to a pipe.
-func (c *client) resyncIfLagging(scr interface{ AppendRestore([]byte) []byte }) {
-	c.qmu.Lock()
+func (c *client) resyncIfLaggingLocked(scr interface{ AppendRestore([]byte) []byte }) {
+	c.queueMu.Lock()
 	lagging := c.lagging && !c.closing
 	if lagging {
-		c.dropQueuedOutput()
+		c.dropQueuedOutputLocked()
 		c.lagging = false
 	}
-	c.qmu.Unlock()
+	c.queueMu.Unlock()
 	switch {
 	case !lagging:
 	case c.cols == 0:
@@ -155,8 +173,8 @@ func (c *client) resyncIfLagging(scr interface{ AppendRestore([]byte) []byte }) 
 // replaces whatever the client had, so it must never itself tip the client
 // back into lagging.
 func (c *client) sendRedraw(p []byte) {
-	c.qmu.Lock()
-	defer c.qmu.Unlock()
+	c.queueMu.Lock()
+	defer c.queueMu.Unlock()
 	if c.closing {
 		return
 	}
@@ -165,10 +183,12 @@ func (c *client) sendRedraw(p []byte) {
 		c.queue = append(c.queue, frame{wire.TypeOutput, p[:n:n]})
 		p = p[n:]
 	}
-	c.signal()
+	c.wakeWriter()
 }
 
-func (c *client) dropQueuedOutput() {
+// dropQueuedOutputLocked drops the Output frames in the queue and keeps the
+// rest. Called with queueMu held.
+func (c *client) dropQueuedOutputLocked() {
 	kept := c.queue[:0]
 	for _, f := range c.queue {
 		if f.t != wire.TypeOutput {
@@ -182,23 +202,23 @@ func (c *client) dropQueuedOutput() {
 
 // isLagging reports whether the client is waiting for a redraw.
 func (c *client) isLagging() bool {
-	c.qmu.Lock()
-	defer c.qmu.Unlock()
+	c.queueMu.Lock()
+	defer c.queueMu.Unlock()
 	return c.lagging && !c.closing
 }
 
 // close queues a last frame (if any) and lets the writer finish the queue,
 // then close the connection.
 func (c *client) close(t wire.Type, p []byte) {
-	c.qmu.Lock()
+	c.queueMu.Lock()
 	if !c.closing {
 		if t != 0 {
 			c.queue = append(c.queue, frame{t, p})
 		}
 		c.closing = true
 	}
-	c.qmu.Unlock()
-	c.signal()
+	c.queueMu.Unlock()
+	c.wakeWriter()
 }
 
 // writeLoop is the connection's one writer: it takes everything queued and
@@ -212,12 +232,12 @@ func (c *client) writeLoop(drained func()) {
 	var bufs net.Buffers
 	for range c.wake {
 		for {
-			c.qmu.Lock()
+			c.queueMu.Lock()
 			q := c.queue
 			c.queue = nil
 			c.queued = 0
 			closing := c.closing
-			c.qmu.Unlock()
+			c.queueMu.Unlock()
 			if len(q) == 0 {
 				if closing {
 					return
@@ -229,10 +249,10 @@ func (c *client) writeLoop(drained func()) {
 				break
 			}
 			if err := c.writeBatch(q, &hdrs, &bufs); err != nil {
-				c.qmu.Lock()
+				c.queueMu.Lock()
 				c.closing = true
 				c.queue = nil
-				c.qmu.Unlock()
+				c.queueMu.Unlock()
 				return
 			}
 			clear(bufs)

@@ -12,7 +12,7 @@ import (
 	"wr/wire"
 )
 
-func (s *Server) handleNew(conn *net.UnixConn, req wire.New) {
+func (s *server) handleNew(conn *net.UnixConn, req wire.New) {
 	ss, _, werr := s.getOrCreate(req.Name, true, true, req.Config)
 	if werr != nil {
 		s.reply(conn, wire.TypeError, *werr)
@@ -22,7 +22,7 @@ func (s *Server) handleNew(conn *net.UnixConn, req wire.New) {
 	s.reply(conn, wire.TypeOK, wire.OK{Names: []string{req.Name}})
 }
 
-func (s *Server) handleList(conn net.Conn) {
+func (s *server) handleList(conn net.Conn) {
 	s.mu.Lock()
 	all := make([]*session, 0, len(s.sessions))
 	for _, ss := range s.sessions {
@@ -38,7 +38,7 @@ func (s *Server) handleList(conn net.Conn) {
 }
 
 // lookup finds a session or answers the request with an error.
-func (s *Server) lookup(conn net.Conn, name string) *session {
+func (s *server) lookup(conn net.Conn, name string) *session {
 	if wire.CheckName(name) != nil {
 		s.replyErr(conn, wire.CodeBadName, "invalid session name %q: %s", name, wire.NameRule)
 		return nil
@@ -54,7 +54,7 @@ func (s *Server) lookup(conn net.Conn, name string) *session {
 
 // handleSend is the one-frame send of protocol 1.0 clients (and of a
 // 1.1 client's fallback): the same as a streamed send of one Data frame.
-func (s *Server) handleSend(conn *net.UnixConn, req wire.Send) {
+func (s *server) handleSend(conn *net.UnixConn, req wire.Send) {
 	ss := s.lookup(conn, req.Name)
 	if ss == nil {
 		return
@@ -79,7 +79,7 @@ func (s *Server) handleSend(conn *net.UnixConn, req wire.Send) {
 // everything (the wait for the turn, the reads from the client, the writes
 // to the PTY): a send to a program that does not read gives up, and so
 // does one waiting behind it.
-func (s *Server) handleSendStream(conn *net.UnixConn, req wire.SendStream) {
+func (s *server) handleSendStream(conn *net.UnixConn, req wire.SendStream) {
 	ss := s.lookup(conn, req.Name)
 	if ss == nil {
 		return
@@ -147,7 +147,7 @@ func (op *sendOp) Write(b []byte) (int, error) {
 
 // sendFailed answers a send that failed with err: a timeout says how much
 // of the text the program took.
-func (s *Server) sendFailed(conn net.Conn, op *sendOp, err error) {
+func (s *server) sendFailed(conn net.Conn, op *sendOp, err error) {
 	name := op.ss.name
 	why := ""
 	switch {
@@ -175,7 +175,7 @@ func (s *Server) sendFailed(conn net.Conn, op *sendOp, err error) {
 // handleCapture renders the screen. A client that asks for a stream gets
 // the text in Data frames and End, so a capture of any size arrives; an
 // older client gets one Screen, or an error when that would pass the cap.
-func (s *Server) handleCapture(conn *net.UnixConn, req wire.Capture) {
+func (s *server) handleCapture(conn *net.UnixConn, req wire.Capture) {
 	ss := s.lookup(conn, req.Name)
 	if ss == nil {
 		return
@@ -194,7 +194,7 @@ func (s *Server) handleCapture(conn *net.UnixConn, req wire.Capture) {
 // captureChunk is the most of a capture one Data frame carries.
 const captureChunk = 256 << 10
 
-func (s *Server) handleWait(conn *net.UnixConn, req wire.Wait) {
+func (s *server) handleWait(conn *net.UnixConn, req wire.Wait) {
 	ss := s.lookup(conn, req.Name)
 	if ss == nil {
 		return
@@ -203,7 +203,7 @@ func (s *Server) handleWait(conn *net.UnixConn, req wire.Wait) {
 	s.reply(conn, wire.TypeExited, wire.Exited{Code: ss.code})
 }
 
-func (s *Server) handleKill(conn *net.UnixConn, req wire.Kill) {
+func (s *server) handleKill(conn *net.UnixConn, req wire.Kill) {
 	var targets []*session
 	s.mu.Lock()
 	if req.All {
@@ -230,7 +230,7 @@ func (s *Server) handleKill(conn *net.UnixConn, req wire.Kill) {
 	s.reply(conn, wire.TypeOK, wire.OK{Names: names})
 }
 
-func (s *Server) handleStop(conn net.Conn) {
+func (s *server) handleStop(conn net.Conn) {
 	s.mu.Lock()
 	s.draining = true // no new sessions from here on
 	targets := make([]*session, 0, len(s.sessions))

@@ -35,7 +35,7 @@ func TestFeederAppliesEverything(t *testing.T) {
 				chunk = append(chunk, strings.Repeat("x", feedBatch)+"\r\n"...)
 			}
 			mu.Lock()
-			m.push(modelOp{chunk: chunk})
+			m.pushLocked(modelOp{chunk: chunk})
 			mu.Unlock()
 			if i%13 == 0 {
 				runtime.Gosched()
@@ -63,7 +63,7 @@ func TestFeederLeavesWhenIdle(t *testing.T) {
 	var mu sync.Mutex
 	m := newModel(80, 24, 100, &mu, func() bool { return false }, func([]byte) {})
 	mu.Lock()
-	m.push(modelOp{chunk: []byte("hello\r\n")})
+	m.pushLocked(modelOp{chunk: []byte("hello\r\n")})
 	mu.Unlock()
 	deadline := time.Now().Add(10 * time.Second)
 	for m.lag.Load() != 0 || m.feeding.Load() {
@@ -126,7 +126,7 @@ func TestFeederBatchesABurst(t *testing.T) {
 	const perTick = 40 * 4000
 	for sent := 0; sent < total; sent += len(chunk) {
 		mu.Lock()
-		m.push(modelOp{chunk: chunk})
+		m.pushLocked(modelOp{chunk: chunk})
 		mu.Unlock()
 		if (sent+len(chunk))%perTick == 0 {
 			for m.feeding.Load() {
@@ -153,7 +153,7 @@ func TestFeederBatchesABurst(t *testing.T) {
 		t.Fatalf("4 MiB with a tick every %d KB took %d feeder passes, want at most %d (batches of %d KiB)", perTick/1000, n, want, feedBatch>>10)
 	}
 	mu.Lock()
-	m.stop()
+	m.stopLocked()
 	mu.Unlock()
 }
 
@@ -200,7 +200,7 @@ func TestFeederYieldsWhileDrawing(t *testing.T) {
 	const total = feedBatch // one batch: the feeder draws all of it
 	mu.Lock()
 	for n := 0; n+len(chunk) <= total; n += len(chunk) {
-		m.push(modelOp{chunk: chunk})
+		m.pushLocked(modelOp{chunk: chunk})
 	}
 	mu.Unlock()
 	waitFed(t, m)
@@ -209,7 +209,7 @@ func TestFeederYieldsWhileDrawing(t *testing.T) {
 		t.Fatalf("drawing %d KiB of coloured text parked %d times, want at least %d (about once per 4 KiB)", total>>10, got, want)
 	}
 	mu.Lock()
-	m.stop()
+	m.stopLocked()
 	mu.Unlock()
 }
 
@@ -247,7 +247,7 @@ func BenchmarkFeederLetsOthersRun(b *testing.B) {
 		m := newModel(80, 24, 2000, &mu, func() bool { return false }, func([]byte) {})
 		mu.Lock()
 		for n := 0; n < 8<<20; n += len(chunk) {
-			m.push(modelOp{chunk: chunk})
+			m.pushLocked(modelOp{chunk: chunk})
 		}
 		mu.Unlock()
 		d := <-stamped

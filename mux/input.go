@@ -1,393 +1,147 @@
 package mux
 
 import (
-	"github.com/charmbracelet/x/ansi"
-	"github.com/charmbracelet/x/ansi/parser"
+	"errors"
+	"fmt"
+	"time"
+
+	"wr/ptyproc"
 )
 
-// inputKind says what a run of a client's input is, which decides whether
-// it claims the size and whether it reaches the application (design
-// section 6).
-type inputKind uint8
+// escWait is how long a lone ESC at the end of a non-owner's frame waits for
+// the rest of a report before it counts as an Escape keystroke.
+const escWait = 25 * time.Millisecond
 
-const (
-	// inputAct is a person acting: keys in any encoding, mouse presses,
-	// releases and drags, pastes. It is forwarded and claims the size.
-	inputAct inputKind = iota + 1
-	// inputReport is the terminal answering: focus reports, CPR, DSR, DA,
-	// DECRPM, window and kitty-flags reports, and every string sequence
-	// (OSC, DCS, APC, PM, SOS). It never claims, and is forwarded only from
-	// the client that answers for the session, so one query gets one answer.
-	inputReport
-	// inputPassive is mouse wheel and motion with no button held: forwarded
-	// from anyone, claims nothing (scrolling a window you are reading is
-	// not taking over its size).
-	inputPassive
-	// inputOwner is the owner's input, passed through undecided: forwarded,
-	// claims nothing (the client owned the size when it was read).
-	inputOwner
-)
-
-func (k inputKind) String() string {
-	switch k {
-	case inputAct:
-		return "act"
-	case inputReport:
-		return "report"
-	case inputPassive:
-		return "passive"
-	case inputOwner:
-		return "owner"
+// input takes one frame of a client's input: it is classified (design
+// section 6), and each run is forwarded by the rules of its kind. A
+// read-only client's input is dropped.
+func (ss *session) input(c *client, b []byte) error {
+	if c.readOnly {
+		return nil
 	}
-	return "none"
-}
-
-// Caps on a pending sequence. Past them it is abandoned and forwarded as
-// ordinary input, never truncated: a truncated sequence keeps its final
-// byte, so padding could get a chosen final byte classified as a report.
-const (
-	maxCSIPending    = 64       // parameter and intermediate bytes of a CSI
-	maxStringPending = 64 << 10 // the body of an OSC, DCS, APC, PM or SOS
-)
-
-// pasteEnd closes a bracketed paste.
-const pasteEnd = "\x1b[201~"
-
-// segment is a run of classified bytes in inputClassifier.out.
-type segment struct {
-	kind       inputKind
-	start, end int
-}
-
-// inputClassifier splits one client's input into acting, report and passive
-// runs. It keeps its state across calls, so a report split over two frames
-// is never read as a keystroke: the bytes of an unfinished sequence are
-// held until it ends (or passes a cap). One per client; not safe for
-// concurrent use.
-type inputClassifier struct {
-	p *ansi.Parser
-
-	seq      []byte // bytes of the unfinished sequence, held back
-	seqSent  int    // how many of seq were already forwarded in passthrough
-	strESC   bool   // a string ended with ESC: its ST's '\' is next
-	x10Need  int    // raw X10 mouse bytes still to come after CSI M
-	paste    bool   // inside a bracketed paste
-	pasteEnd int    // how much of pasteEnd has matched
-
-	// Set by the parser's callbacks during one Advance.
-	done     bool
-	doneKind inputKind
-	executed bool
-
-	out  []byte
-	segs []segment
-}
-
-func newInputClassifier() *inputClassifier {
-	c := &inputClassifier{}
-	c.p = ansi.NewParser()
-	// The parser keeps the string body for us only up to its own buffer;
-	// we hold the raw bytes ourselves, so its copy can stay small.
-	c.p.SetDataSize(256)
-	c.p.SetHandler(ansi.Handler{
-		Print:     func(rune) { c.finish(inputAct) },
-		Execute:   func(byte) { c.executed = true },
-		HandleCsi: func(cmd ansi.Cmd, params ansi.Params) { c.finishCSI(cmd, params) },
-		HandleEsc: func(ansi.Cmd) { c.finish(inputAct) },
-		HandleDcs: func(ansi.Cmd, ansi.Params, []byte) { c.finishString() },
-		HandleOsc: func(int, []byte) { c.finishString() },
-		HandleApc: func([]byte) { c.finishString() },
-		HandlePm:  func([]byte) { c.finishString() },
-		HandleSos: func([]byte) { c.finishString() },
-	})
-	return c
-}
-
-func (c *inputClassifier) finish(k inputKind) { c.done, c.doneKind = true, k }
-
-// finishString: a string sequence ended. People do not type strings;
-// terminals answer with them. Ended by ESC, its terminator's '\' is still
-// to come and belongs to it (see step).
-func (c *inputClassifier) finishString() {
-	c.finish(inputReport)
-}
-
-func (c *inputClassifier) finishCSI(cmd ansi.Cmd, params ansi.Params) {
-	if cmd.Final() == 'M' && cmd.Prefix() == 0 && cmd.Intermediate() == 0 && len(params) == 0 {
-		// X10 mouse: CSI M and three raw bytes the parser must not see
-		// (they may be anything from 0x20 to 0xff).
-		c.x10Need = 3
-		return
+	c.inMu.Lock()
+	defer c.inMu.Unlock()
+	c.escGen++
+	if c.escTimer != nil {
+		c.escTimer.Stop()
+		c.escTimer = nil
 	}
-	if cmd.Final() == '~' && cmd.Prefix() == 0 && len(params) == 1 {
-		if v, _, _ := params.Param(0, 0); v == 200 {
-			c.paste = true
-			c.pasteEnd = 0
-		}
+	ss.mu.Lock()
+	owner := ss.owner == c
+	ss.mu.Unlock()
+	// The owner's input is never held back: nothing it sends needs
+	// deciding, so it passes straight through.
+	out, segs := c.classifier.classify(b, owner)
+	if err := ss.forward(c, out, segs); err != nil {
+		return err
 	}
-	c.finish(classifyCSI(cmd, params))
-}
-
-// classifyCSI decides a complete CSI sequence from a terminal.
-func classifyCSI(cmd ansi.Cmd, params ansi.Params) inputKind {
-	prefix, inter, final := cmd.Prefix(), cmd.Intermediate(), cmd.Final()
-	switch final {
-	case 'I', 'O': // focus in/out
-		if prefix == 0 && inter == 0 && len(params) == 0 {
-			return inputReport
-		}
-	case 'R': // cursor position report (CSI r;c R, and DECXCPR CSI ? r;c R)
-		if inter == 0 && (prefix == 0 || prefix == '?') && len(params) >= 2 {
-			return inputReport
-		}
-	case 'n': // DSR answers (CSI 0 n, CSI 3 n) and theme reports (CSI ? 997;Ps n)
-		return inputReport
-	case 'y': // DECRPM: CSI ? Ps;Pm $ y
-		if inter == '$' {
-			return inputReport
-		}
-	case 'c': // DA1 / DA2 / DA3 answers
-		if prefix == '?' || prefix == '>' || prefix == '=' {
-			return inputReport
-		}
-	case 't': // window reports: CSI 8;r;c t, CSI 4;h;w t, ...
-		return inputReport
-	case 'u': // kitty keyboard flags report CSI ? flags u; CSI code;mods u is a key
-		if prefix == '?' {
-			return inputReport
-		}
-	case 'M', 'm':
-		if prefix == '<' { // SGR 1006: CSI < b;x;y M|m
-			b, _, _ := params.Param(0, 0)
-			return classifyMouseButton(b)
-		}
-		if prefix == 0 && final == 'M' && len(params) == 3 { // urxvt 1015: CSI b;x;y M
-			b, _, _ := params.Param(0, 32)
-			return classifyMouseButton(b - 32)
-		}
-	}
-	return inputAct
-}
-
-// classifyMouseButton reads a mouse report's button code: 64 marks the
-// wheel, 32 motion, and low bits 3 with motion mean no button is held.
-func classifyMouseButton(b int) inputKind {
-	switch {
-	case b < 0:
-		return inputAct
-	case b&64 != 0 && b&128 == 0:
-		return inputPassive // wheel (buttons 4-7)
-	case b&32 != 0 && b&3 == 3:
-		return inputPassive // motion, nothing pressed
-	}
-	return inputAct
-}
-
-// classify appends the classified runs of b to the classifier's output and
-// returns them; the slices are valid until the next call. With passthrough
-// set (the client owns the size, so nothing it sends needs deciding) every
-// byte is forwarded at once as the owner's, and the parser still follows
-// along so a later non-owner frame is read in context. The rest of a
-// sequence whose start went out that way goes out the same way (see
-// flush): half a report dropped would leave the application half of one.
-func (c *inputClassifier) classify(b []byte, passthrough bool) ([]byte, []segment) {
-	c.out, c.segs = c.out[:0], c.segs[:0]
-	if passthrough {
-		if len(c.seq) > c.seqSent {
-			c.emit(inputOwner, c.seq[c.seqSent:])
-		}
-		c.seqSent = len(c.seq)
-		c.emit(inputOwner, b)
-	}
-	for i := 0; i < len(b); i++ {
-		// Fast path: printable ASCII in the ground state is a keystroke and
-		// leaves the parser where it is.
-		if j := c.plainRun(b[i:]); j > 0 {
-			if !passthrough {
-				c.emit(inputAct, b[i:i+j])
+	if !owner && c.classifier.loneESC() {
+		gen := c.escGen
+		c.escTimer = time.AfterFunc(escWait, func() {
+			c.inMu.Lock()
+			defer c.inMu.Unlock()
+			if c.escGen == gen {
+				out, segs := c.classifier.resolveESC()
+				_ = ss.forward(c, out, segs)
 			}
-			i += j - 1
-			continue
-		}
-		c.step(b[i], passthrough)
+		})
 	}
-	if passthrough {
-		c.seqSent = len(c.seq)
-	}
-	return c.out, c.segs
+	return nil
 }
 
-// plainRun returns how many leading bytes of b are printable ASCII that the
-// parser, in its ground state with nothing held, would simply print.
-func (c *inputClassifier) plainRun(b []byte) int {
-	if c.paste || c.x10Need > 0 || c.strESC || len(c.seq) > 0 || c.p.State() != parser.GroundState {
-		return 0
+// forward writes classified runs to the PTY in order. An acting run claims
+// the size first, so the application sees the new size before the input
+// that claimed it. A report goes through only from the client that answers
+// for the session, so a query asked once is answered once.
+func (ss *session) forward(c *client, out []byte, segs []segment) error {
+	for _, s := range segs {
+		switch s.kind {
+		case inputAct:
+			ss.mu.Lock()
+			ss.sizeActLocked(c)
+			ss.mu.Unlock()
+		case inputReport:
+			ss.mu.Lock()
+			answers := ss.answererLocked() == c
+			ss.mu.Unlock()
+			if !answers {
+				continue
+			}
+		case inputOwner:
+			// Forwarded as the owner: it needs no deciding, and must not
+			// take the size back if another client claimed it meanwhile.
+		}
+		if err := ss.writePTY(out[s.start:s.end]); err != nil {
+			return err
+		}
 	}
-	n := 0
-	for n < len(b) && b[n] >= 0x20 && b[n] < 0x7f {
-		n++
-	}
-	return n
+	return nil
 }
 
-// step advances over one byte.
-func (c *inputClassifier) step(ch byte, passthrough bool) {
-	if c.paste {
-		c.seq = append(c.seq, ch)
-		switch {
-		case ch == pasteEnd[c.pasteEnd]:
-			c.pasteEnd++
-		case ch == pasteEnd[0]:
-			c.pasteEnd = 1
-		default:
-			c.pasteEnd = 0
-		}
-		if c.pasteEnd == len(pasteEnd) {
-			c.paste = false
-		}
-		// Everything in a paste is the person's: forward it as it comes.
-		c.flush(inputAct, passthrough)
-		return
+// answererLocked is the client whose terminal answers for the session: the size
+// owner, or with no owner the earliest attached client that may type.
+// Called with mu held.
+func (ss *session) answererLocked() *client {
+	if ss.owner != nil {
+		return ss.owner
 	}
-	if c.x10Need > 0 {
-		c.seq = append(c.seq, ch)
-		c.x10Need--
-		if c.x10Need == 0 {
-			k := classifyMouseButton(int(c.seq[len(c.seq)-3]) - 32)
-			c.flush(k, passthrough)
+	for _, c := range ss.order {
+		if !c.readOnly {
+			return c
 		}
-		return
 	}
-	if c.strESC {
-		c.strESC = false
-		if ch == '\\' {
-			// The ST's second byte: part of the report before it.
-			c.p.Advance(ch)
-			c.seq = append(c.seq, ch)
-			c.flush(inputReport, passthrough)
-			return
-		}
-		// Not ST: the ESC before ch starts a new sequence (the parser is
-		// already in its escape state); the string before it is complete.
-		c.flushHead(inputReport, passthrough)
-	}
+	return nil
+}
 
-	c.done, c.executed = false, false
-	before := c.p.State()
-	c.p.Advance(ch)
-	c.seq = append(c.seq, ch)
-	after := c.p.State()
+// writePTY writes b to the PTY whole; inputs never interleave.
+func (ss *session) writePTY(b []byte) error {
+	_, err := ss.writePTYBy(b, time.Time{})
+	return err
+}
 
-	switch {
-	case c.done && c.doneKind == inputReport && ch == ansi.ESC:
-		// A string ended with ESC: wait for the '\' of its ST.
-		c.strESC = true
-	case c.done:
-		c.flush(c.doneKind, passthrough)
-	case c.x10Need > 0:
-		// CSI M: the raw bytes follow.
-	case ch == ansi.ESC && after == parser.EscapeState && len(c.seq) > 1:
-		// An ESC cuts short whatever was pending (ESC ESC included): what
-		// came before it was typed, and the ESC starts afresh, so a report
-		// right behind an Escape keystroke is still read as a report.
-		c.flushHead(inputAct, passthrough)
-	case c.executed && before == parser.GroundState:
-		c.flush(inputAct, passthrough) // a control key: Enter, Tab, ctrl-C...
-	case c.executed, after == parser.GroundState && before != parser.GroundState:
-		// A control byte inside a sequence, or a sequence cancelled: no
-		// terminal answers like that, so it is the person's.
-		c.p.Reset()
-		c.flush(inputAct, passthrough)
-	case after == parser.GroundState:
-		c.flush(inputAct, passthrough)
+// errInputBusy is a deadline that passed before the PTY was free to write.
+var errInputBusy = errors.New("the session's input is held by another writer")
+
+// writePTYBy is writePTY that gives up at deadline (zero: never), returning
+// how much of b the program took: errInputBusy if another input held the PTY
+// until then, os.ErrDeadlineExceeded if the program stopped taking b.
+func (ss *session) writePTYBy(b []byte, deadline time.Time) (int, error) {
+	if !ss.inputTurn.lockBy(deadline) {
+		return 0, errInputBusy
+	}
+	defer ss.inputTurn.unlock()
+	n, err := ss.proc.WriteAllBy(b, deadline)
+	if errors.Is(err, ptyproc.ErrClosed) {
+		err = fmt.Errorf("session %s has ended", ss.name)
+	}
+	return n, err
+}
+
+// turn is a mutex that can be waited for with a deadline.
+type turn chan struct{}
+
+func newTurn() turn { return make(turn, 1) }
+
+// lockBy takes the turn, or gives up at deadline (zero: never) and
+// reports false.
+func (t turn) lockBy(deadline time.Time) bool {
+	if deadline.IsZero() {
+		t <- struct{}{}
+		return true
+	}
+	select {
+	case t <- struct{}{}:
+		return true
 	default:
-		c.checkCaps(passthrough)
 	}
-}
-
-// flushHead ends everything held before the last byte (an ESC) as a run of
-// kind k, and keeps the ESC as the start of the next sequence.
-func (c *inputClassifier) flushHead(k inputKind, passthrough bool) {
-	last := len(c.seq) - 1
-	esc := c.seq[last]
-	escSent := c.seqSent > last
-	c.seq = c.seq[:last]
-	c.flush(k, passthrough)
-	c.seq = append(c.seq, esc)
-	if escSent {
-		c.seqSent = 1
-	}
-}
-
-// checkCaps abandons a pending sequence that grew past its cap.
-func (c *inputClassifier) checkCaps(passthrough bool) {
-	limit := maxCSIPending + 2 // the introducer (ESC [) is not a parameter byte
-	switch c.p.State() {
-	case parser.OscStringState, parser.DcsStringState, parser.DcsEntryState,
-		parser.DcsParamState, parser.DcsIntermediateState,
-		parser.SosStringState, parser.PmStringState, parser.ApcStringState:
-		limit = maxStringPending + 2
-	}
-	if len(c.seq) > limit {
-		c.p.Reset()
-		c.flush(inputAct, passthrough)
-	}
-}
-
-// flush ends the held sequence as one run of kind k.
-func (c *inputClassifier) flush(k inputKind, passthrough bool) {
-	if !passthrough && len(c.seq) > c.seqSent {
-		if c.seqSent > 0 {
-			k = inputOwner // its start already went through as the owner's
-		}
-		c.emit(k, c.seq[c.seqSent:])
-	}
-	c.seq = c.seq[:0]
-	c.seqSent = 0
-}
-
-func (c *inputClassifier) emit(k inputKind, b []byte) {
-	if len(b) == 0 {
-		return
-	}
-	start := len(c.out)
-	c.out = append(c.out, b...)
-	if n := len(c.segs); n > 0 && c.segs[n-1].kind == k {
-		c.segs[n-1].end = len(c.out)
-		return
-	}
-	c.segs = append(c.segs, segment{kind: k, start: start, end: len(c.out)})
-}
-
-// loneESC reports whether all that is held is a single ESC (a person
-// pressing Escape, or the first byte of a report whose rest is in flight),
-// or an ESC and a string introducer with nothing after it: Alt with _ P ]
-// X or ^ (M-_ is bash's yank-last-arg) looks like the start of a string,
-// and a string never ends by typing, so left alone it would swallow every
-// keystroke after it.
-func (c *inputClassifier) loneESC() bool {
-	if c.seqSent != 0 || c.paste || c.x10Need > 0 || c.strESC || len(c.seq) == 0 || c.seq[0] != ansi.ESC {
+	timer := time.NewTimer(time.Until(deadline))
+	defer timer.Stop()
+	select {
+	case t <- struct{}{}:
+		return true
+	case <-timer.C:
 		return false
 	}
-	switch len(c.seq) {
-	case 1:
-		return true
-	case 2:
-		switch c.seq[1] {
-		case '_', 'P', ']', 'X', '^':
-			return true
-		}
-	}
-	return false
 }
 
-// resolveESC settles what loneESC held when nothing followed in time: it
-// was typed.
-func (c *inputClassifier) resolveESC() ([]byte, []segment) {
-	c.out, c.segs = c.out[:0], c.segs[:0]
-	if c.loneESC() {
-		c.p.Reset()
-		c.flush(inputAct, false)
-	}
-	return c.out, c.segs
-}
+func (t turn) unlock() { <-t }

@@ -31,7 +31,7 @@ const sessionEndWait = 2 * time.Second
 // server does not exit while a sweep runs (sweeps): the last session gone
 // stops the server, and a server that exited between the hang-up and the
 // SIGKILL left every process that ignores SIGHUP running.
-func (s *Server) killSessions(targets []*session) []string {
+func (s *server) killSessions(targets []*session) []string {
 	s.sweeps.Add(1)
 	defer s.sweeps.Done()
 	for _, ss := range targets {

@@ -21,7 +21,8 @@ const maxModelLag = 16 << 20
 // holding mu and the session's mu with nothing pending, so the snapshot is
 // exactly at the fan-out position.
 //
-// Lock order: model.mu before session.mu, never the other way round.
+// Lock order: model.mu before session.mu, never the other way round (the
+// whole order is at the top of session.go).
 // Neither lock that another session, wr ls or input needs is held while a
 // backlog is drawn: the feeder and lockCaughtUp take the session's mu only
 // to take a batch of ops off pending (a slice header, not the drawing),
@@ -29,23 +30,27 @@ const maxModelLag = 16 << 20
 // fan-out, input and the size rules take; none of them ever takes
 // model.mu.
 type model struct {
-	mu       sync.Mutex // held while feeding
-	scr      *screen.Screen
-	batch    [][]byte  // apply's, kept between calls; guarded by mu
-	yielding bool      // the feeder is applying: let others run now and then; guarded by mu
-	catching bool      // lockCaughtUp is applying: let others run even while someone waits; guarded by mu
-	yielded  time.Time // when the feeder last let others run; guarded by mu
+	mu       sync.Mutex     // held while feeding, and by lockCaughtUp's caller
+	scr      *screen.Screen // guarded by mu
+	batch    [][]byte       // applyLocked's, kept between calls; guarded by mu
+	yielding bool           // the feeder is applying: let others run now and then; guarded by mu
+	catching bool           // lockCaughtUp is applying: let others run even while someone waits; guarded by mu
+	yielded  time.Time      // when the feeder last let others run; guarded by mu
 
 	sessionMu *sync.Mutex // the session's mu, which guards the fields below
 
 	// Guarded by the session's mu.
 	pending  []modelOp
-	timer    feedTimer    // kicks the feeder feedDelay after an op
-	timerSet bool         // the timer is running
-	pushed   int64        // bytes ever pushed
-	tickMark int64        // pushed when the timer was armed or last ticked
-	stopped  bool         // the session has ended: feed no more
-	lag      atomic.Int64 // bytes in pending
+	timer    feedTimer // kicks the feeder feedDelay after an op
+	timerSet bool      // the timer is running
+	pushed   int64     // bytes ever pushed
+	tickMark int64     // pushed when the timer was armed or last ticked
+	stopped  bool      // the session has ended: feed no more
+
+	// lag is the bytes pushed and not yet drawn or discarded: added by
+	// pushLocked, taken off by applyLocked and discard. Read without a lock
+	// by the PTY reader (maxModelLag) and the memory release.
+	lag atomic.Int64
 
 	// The feeder is a goroutine started on demand and gone once nothing is
 	// pending, so an idle session costs no goroutine for its model.
@@ -57,16 +62,18 @@ type model struct {
 	// waits on before it fans out its next chunk, closed when the model has
 	// caught up: the backlog then only shrinks, so the catch-up ends and
 	// finishes with nothing left to draw under the session's mu. Only the
-	// session being caught up waits (as it does on a full terminal).
+	// session being caught up waits (as it does on a full terminal). The
+	// channel is made, stored, and closed (once) by lockCaughtUp, under
+	// both locks; the reader waits on it (awaitCatchUp) holding none.
 	hold atomic.Pointer[chan struct{}]
 
 	// dropped reports that the session is being killed: what is pending is
 	// discarded, never drawn, and no more is queued. nil: never.
 	dropped func() bool
 
-	nobody  func() bool    // no client attached: the model answers queries
-	answer  func(p []byte) // writes the model's answers to the PTY
-	replies []byte         // guarded by mu
+	unattended func() bool    // no attached client can answer: the model answers queries
+	answer     func(p []byte) // writes the model's answers to the PTY; called by the feeder with no lock held
+	replies    []byte         // guarded by mu
 
 	clock feedClock // the pacing's time; tests drive it by hand
 }
@@ -98,11 +105,11 @@ type modelOp struct {
 	cols, rows int
 }
 
-func newModel(cols, rows, scrollback int, sessionMu *sync.Mutex, nobody func() bool, answer func([]byte)) *model {
+func newModel(cols, rows, scrollback int, sessionMu *sync.Mutex, unattended func() bool, answer func([]byte)) *model {
 	m := &model{
-		scr:       screen.New(cols, rows, scrollback),
-		sessionMu: sessionMu,
-		nobody:    nobody, answer: answer,
+		scr:        screen.New(cols, rows, scrollback),
+		sessionMu:  sessionMu,
+		unattended: unattended, answer: answer,
 		clock: realClock,
 	}
 	// With nobody attached no terminal answers the application's DA1, DA2
@@ -128,7 +135,7 @@ func newModel(cols, rows, scrollback int, sessionMu *sync.Mutex, nobody func() b
 	// anyway).
 	m.scr.SetYield(4<<10, func() {
 		if m.isDropped() {
-			// Killed: the rest of the batch is never drawn (apply).
+			// Killed: the rest of the batch is never drawn (applyLocked).
 			panic(errDropped)
 		}
 		if (m.catching || m.yielding) && m.clock.now().Sub(m.yielded) >= feedSlice {
@@ -137,7 +144,7 @@ func newModel(cols, rows, scrollback int, sessionMu *sync.Mutex, nobody func() b
 		}
 	})
 	m.scr.SetReply(func(p []byte) {
-		if m.nobody() {
+		if m.unattended() {
 			m.replies = append(m.replies, p...)
 		}
 	})
@@ -164,8 +171,8 @@ const (
 // isDropped reports whether the session's output is no longer drawn.
 func (m *model) isDropped() bool { return m.dropped != nil && m.dropped() }
 
-// push queues an op. Called with the session's mu held.
-func (m *model) push(op modelOp) {
+// pushLocked queues an op. Called with the session's mu held.
+func (m *model) pushLocked(op modelOp) {
 	if m.stopped || m.isDropped() {
 		return
 	}
@@ -211,9 +218,9 @@ func (m *model) kick() {
 	}
 }
 
-// stop ends feeding for a session that has ended, discarding whatever is
+// stopLocked ends feeding for a session that has ended, discarding whatever is
 // still pending. Called with the session's mu held.
-func (m *model) stop() {
+func (m *model) stopLocked() {
 	m.stopped = true
 	if m.timer != nil {
 		m.timer.Stop()
@@ -232,13 +239,13 @@ func (m *model) discard(ops []modelOp) {
 	clear(ops)
 }
 
-// sync applies everything pending. Called with mu and the session's mu
+// syncLocked applies everything pending. Called with mu and the session's mu
 // held, only where nothing but ops the caller itself just pushed (a
 // resize) can be pending: the backlog is lockCaughtUp's.
-func (m *model) sync() {
+func (m *model) syncLocked() {
 	ops := m.pending
 	m.pending = nil
-	m.apply(ops)
+	m.applyLocked(ops)
 }
 
 // lockCaughtUp takes mu and then the session's mu, and returns holding both
@@ -276,7 +283,7 @@ func (m *model) lockCaughtUp(begin func(backlog int64)) {
 			begin(lag)
 		}
 		m.catching, m.yielded = true, m.clock.now()
-		m.apply(ops)
+		m.applyLocked(ops)
 		m.catching = false
 	}
 	if held != nil {
@@ -308,11 +315,11 @@ func (m *model) awaitCatchUp() {
 	}
 }
 
-// apply feeds ops to the screen. Called with mu held. The chunks between
+// applyLocked feeds ops to the screen. Called with mu held. The chunks between
 // two resizes go to the screen in one WriteBatch, which skips what a burst
 // scrolls out of the scrollback anyway. For a session being killed it stops
 // at the next yield (errDropped).
-func (m *model) apply(ops []modelOp) {
+func (m *model) applyLocked(ops []modelOp) {
 	var n int64
 	for _, op := range ops {
 		n += int64(len(op.chunk))
@@ -342,7 +349,7 @@ func (m *model) apply(ops []modelOp) {
 // errDropped stops a batch being drawn for a session that is being killed:
 // the screen's yield panics with it between two chunks (where the screen
 // is as if the output had ended there, which nobody reads any more) and
-// apply recovers it. A batch of hostile output can take seconds to draw
+// applyLocked recovers it. A batch of hostile output can take seconds to draw
 // (minutes, for some streams, before the screen is made cheaper), and a
 // killed session must not hold the server's one P, or its stop, for that.
 var errDropped = errors.New("mux: the session is being killed")
@@ -396,7 +403,7 @@ func (m *model) feed() {
 			m.discard(ops)
 		} else {
 			m.yielding = true
-			m.apply(ops)
+			m.applyLocked(ops)
 			m.yielding = false
 			m.passes.Add(1)
 		}

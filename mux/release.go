@@ -24,36 +24,36 @@ const (
 // going quiet or a client leaving, not by a ticker, so an idle server has
 // nothing to wake for.
 type memoryRelease struct {
-	mu       sync.Mutex
-	timer    *time.Timer
-	released int64 // Server.output at the last release
-	left     int64 // attached clients that have left
-	leftMark int64 // left at the last release
+	mu       sync.Mutex  // guards the fields below; taken alone, never with another lock of mux
+	timer    *time.Timer // armed by armReleaseLocked, fires releaseMemory
+	released int64       // server.output at the last release
+	left     int64       // attached clients that have left
+	leftMark int64       // left at the last release
 }
 
 // outputQuiet is called when a session's PTY goes quiet (its reader parks
 // or ends). After a burst it arms a release, pushed back by each quiet
 // session that follows, so that one release follows the last of them.
-func (s *Server) outputQuiet() {
+func (s *server) outputQuiet() {
 	r := &s.release
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	s.armRelease()
+	s.armReleaseLocked()
 }
 
 // clientLeft is called when an attached client leaves. After a crowd has
 // left it arms a release, pushed back by each one that follows.
-func (s *Server) clientLeft() {
+func (s *server) clientLeft() {
 	r := &s.release
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	r.left++
-	s.armRelease()
+	s.armReleaseLocked()
 }
 
-// armRelease arms (or pushes back) the release if enough output has passed
+// armReleaseLocked arms (or pushes back) the release if enough output has passed
 // or enough clients have left since the last one. Called with r.mu held.
-func (s *Server) armRelease() {
+func (s *server) armReleaseLocked() {
 	r := &s.release
 	if s.output.Load()-r.released < releaseBurst && r.left-r.leftMark < releaseCrowd {
 		return
@@ -68,7 +68,7 @@ func (s *Server) armRelease() {
 // releaseMemory waits while a model is still behind: the output it has yet
 // to draw is live until then, and a release made first would leave those
 // pages with the runtime.
-func (s *Server) releaseMemory() {
+func (s *server) releaseMemory() {
 	r := &s.release
 	if s.modelsBehind() {
 		r.mu.Lock()
@@ -88,7 +88,7 @@ func (s *Server) releaseMemory() {
 
 // modelsBehind reports whether any session's screen model has output yet
 // to draw.
-func (s *Server) modelsBehind() bool {
+func (s *server) modelsBehind() bool {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	for _, ss := range s.sessions {

@@ -13,7 +13,7 @@ import (
 // A reply too large for one frame (a huge session list, a huge capture)
 // becomes an error reply: never a panic, never a hang.
 func TestReplyTooLargeBecomesError(t *testing.T) {
-	s := &Server{log: log.New(io.Discard, "", 0)}
+	s := &server{log: log.New(io.Discard, "", 0)}
 	server, client := net.Pipe()
 	defer client.Close()
 	huge := wire.Sessions{}

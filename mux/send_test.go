@@ -21,9 +21,9 @@ import (
 // sendSession starts script on a PTY as session "t" of a bare server (no
 // socket, no watcher: the handlers under test need neither), draining its
 // output, and returns once the script has printed READY.
-func sendSession(t *testing.T, script string) (*Server, *session) {
+func sendSession(t *testing.T, script string) (*server, *session) {
 	t.Helper()
-	s := &Server{log: log.New(io.Discard, "", 0), socket: filepath.Join(t.TempDir(), "s.sock"), sessions: map[string]*session{}}
+	s := &server{log: log.New(io.Discard, "", 0), socket: filepath.Join(t.TempDir(), "s.sock"), sessions: map[string]*session{}}
 	ss, err := s.startSession("t", wire.SessionConfig{
 		Command: []string{"/bin/sh", "-c", script},
 		Env:     []string{"PATH=" + os.Getenv("PATH")},
@@ -87,7 +87,7 @@ func socketPair(t *testing.T) (*net.UnixConn, *net.UnixConn) {
 
 // streamSend runs a streamed send of data in frames of chunk bytes
 // through handleSendStream and returns its reply.
-func streamSend(t *testing.T, s *Server, data []byte, chunk int, timeout time.Duration) <-chan wire.Frame {
+func streamSend(t *testing.T, s *server, data []byte, chunk int, timeout time.Duration) <-chan wire.Frame {
 	srv, cli := socketPair(t)
 	req := wire.SendStream{Name: "t", Size: int64(len(data)), TimeoutMS: timeout.Milliseconds()}
 	go func() {

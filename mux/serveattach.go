@@ -15,7 +15,7 @@ var errStopping = errors.New("the server is shutting down; try again")
 // getOrCreate finds the session name, creating it from cfg when create is
 // set. A created session is not yet running: the caller registers its first
 // client, if any, then calls run.
-func (s *Server) getOrCreate(name string, create, exclusive bool, cfg wire.SessionConfig) (*session, bool, *wire.Error) {
+func (s *server) getOrCreate(name string, create, exclusive bool, cfg wire.SessionConfig) (*session, bool, *wire.Error) {
 	if wire.CheckName(name) != nil {
 		return nil, false, &wire.Error{Code: wire.CodeBadName, Message: fmt.Sprintf("invalid session name %q: %s", name, wire.NameRule)}
 	}
@@ -47,7 +47,7 @@ func (s *Server) getOrCreate(name string, create, exclusive bool, cfg wire.Sessi
 
 // serveAttach runs an attached connection until the client detaches, goes
 // away, or the session ends.
-func (s *Server) serveAttach(conn *net.UnixConn, req wire.Attach) {
+func (s *server) serveAttach(conn *net.UnixConn, req wire.Attach) {
 	cfg := req.Config
 	cfg.Cols, cfg.Rows = req.Cols, req.Rows
 	ss, created, werr := s.getOrCreate(req.Name, req.Create, req.Exclusive, cfg)
@@ -80,7 +80,7 @@ func (s *Server) serveAttach(conn *net.UnixConn, req wire.Attach) {
 
 // readClient handles frames from an attached client until it detaches or
 // its connection fails.
-func (s *Server) readClient(ss *session, c *client) {
+func (s *server) readClient(ss *session, c *client) {
 	// A small buffer: input is keystrokes, and a large paste is read
 	// straight into its frame's payload. Thousands of attached clients
 	// must not cost 128 KiB each.

@@ -44,36 +44,44 @@ type Options struct {
 	Log    io.Writer // nil: stderr
 }
 
-// Server holds the sessions of one socket.
-type Server struct {
+// server holds the sessions of one socket.
+type server struct {
+	// Set by Run before it accepts, then only read.
 	socket  string
 	dir     *wire.Dir // the socket's directory, open for the server's life
 	log     *log.Logger
 	started time.Time
+	// ln is closed by shutdownLocked (once: stopping), which ends the
+	// accept loop; Run closes it itself only when it fails before serving.
 	ln      *net.UnixListener
-	unlock  func() // releases the server lock; idempotent
-
-	output  atomic.Int64 // bytes read from every PTY, for release
-	release memoryRelease
+	unlock  func()           // releases the server lock; idempotent
 	watcher *ptyproc.Watcher // waits for the output of quiet sessions and for every exit
-	sweeps  sync.WaitGroup   // kills in progress: Run returns only after them
 
+	output  atomic.Int64   // bytes read from every PTY, for release
+	release memoryRelease  // its own mu, taken alone
+	sweeps  sync.WaitGroup // kills in progress: Run returns only after them
+
+	// mu guards the registry and the server's lifecycle. It is taken with
+	// no session lock held, and none is taken under it (session.go has
+	// the whole order).
 	mu         sync.Mutex
 	sessions   map[string]*session
 	nextClient int
 	hadSession bool
 	stopping   bool // shutting down: the listener is closed
 	draining   bool // wr server stop is killing every session
-	stopped    chan struct{}
+	// stopped is closed by shutdownLocked, once (stopping), under mu; the
+	// accept loop reads it to tell a shutdown from a failed accept.
+	stopped chan struct{}
 }
 
-// Run serves until the server holds no session, or Stop is requested.
+// Run serves until the server holds no session, or wr server stop asks it to stop.
 func Run(opts Options) error {
 	out := opts.Log
 	if out == nil {
 		out = os.Stderr
 	}
-	s := &Server{
+	s := &server{
 		socket:   opts.Socket,
 		log:      log.New(out, "wr server: ", log.LstdFlags),
 		started:  time.Now(),
@@ -187,7 +195,7 @@ const (
 )
 
 // failed records a failed accept and returns how long to wait.
-func (f *acceptFailures) failed(s *Server, err error) time.Duration {
+func (f *acceptFailures) failed(s *server, err error) time.Duration {
 	f.backoff = min(max(2*f.backoff, acceptBackoffMin), acceptBackoffMax)
 	if now := time.Now(); now.Sub(f.lastLog) >= acceptLogEvery {
 		if f.untold > 0 {
@@ -240,10 +248,10 @@ func removeStale(dir *wire.Dir, name, addr, socket string) error {
 	return nil
 }
 
-func (s *Server) logf(format string, args ...any) { s.log.Printf(format, args...) }
+func (s *server) logf(format string, args ...any) { s.log.Printf(format, args...) }
 
 // shutdown stops accepting; Run returns once open connections finish.
-func (s *Server) shutdown() {
+func (s *server) shutdown() {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.shutdownLocked()
@@ -254,7 +262,7 @@ func (s *Server) shutdown() {
 // be created by a server that has decided to exit. The socket is unlinked
 // and the server lock released at once, so a new server can start while
 // this one finishes writing to the connections it still has.
-func (s *Server) shutdownLocked() {
+func (s *server) shutdownLocked() {
 	if s.stopping {
 		return
 	}
@@ -269,7 +277,7 @@ func (s *Server) shutdownLocked() {
 }
 
 // removeSession drops an ended session; the last one gone stops the server.
-func (s *Server) removeSession(ss *session) {
+func (s *server) removeSession(ss *session) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.sessions[ss.name] == ss {
@@ -284,7 +292,7 @@ func (s *Server) removeSession(ss *session) {
 
 // serveConn runs one connection: peer check, handshake, then one request
 // or an attached stream.
-func (s *Server) serveConn(conn *net.UnixConn) {
+func (s *server) serveConn(conn *net.UnixConn) {
 	defer conn.Close()
 	if uid, err := peerUID(conn); err != nil || uid != os.Getuid() {
 		s.logf("refused a connection from uid %d (err %v)", uid, err)
@@ -328,7 +336,7 @@ func (s *Server) serveConn(conn *net.UnixConn) {
 
 // badFrame answers a frame that could not be read: an oversize or corrupt
 // frame gets an error reply before the connection closes.
-func (s *Server) badFrame(conn net.Conn, err error) {
+func (s *server) badFrame(conn net.Conn, err error) {
 	if errors.Is(err, wire.ErrFrameTooLarge) {
 		s.logf("closing a connection: %v", err)
 		s.reply(conn, wire.TypeError, wire.Error{Code: wire.CodeBadFrame, Message: err.Error()})
@@ -337,7 +345,7 @@ func (s *Server) badFrame(conn net.Conn, err error) {
 
 // reply writes one control frame; a reply too large for a frame becomes an
 // error reply instead.
-func (s *Server) reply(conn net.Conn, t wire.Type, v any) bool {
+func (s *server) reply(conn net.Conn, t wire.Type, v any) bool {
 	p, err := wire.Encode(v)
 	if err != nil {
 		code := wire.CodeInternal
@@ -350,11 +358,11 @@ func (s *Server) reply(conn net.Conn, t wire.Type, v any) bool {
 	return wire.WriteFrame(conn, t, p) == nil
 }
 
-func (s *Server) replyErr(conn net.Conn, code, format string, args ...any) {
+func (s *server) replyErr(conn net.Conn, code, format string, args ...any) {
 	s.reply(conn, wire.TypeError, wire.Error{Code: code, Message: fmt.Sprintf(format, args...)})
 }
 
-func (s *Server) dispatch(conn *net.UnixConn, f wire.Frame) {
+func (s *server) dispatch(conn *net.UnixConn, f wire.Frame) {
 	switch f.Type {
 	case wire.TypeAttach:
 		decodeThen(s, conn, f, s.serveAttach)
@@ -383,7 +391,7 @@ func (s *Server) dispatch(conn *net.UnixConn, f wire.Frame) {
 
 // decodeThen decodes a request's payload into a T and hands it to h, or
 // answers a malformed payload with an error reply.
-func decodeThen[T any](s *Server, conn *net.UnixConn, f wire.Frame, h func(*net.UnixConn, T)) {
+func decodeThen[T any](s *server, conn *net.UnixConn, f wire.Frame, h func(*net.UnixConn, T)) {
 	var req T
 	if err := wire.Decode(f, &req); err != nil {
 		s.replyErr(conn, wire.CodeBadFrame, "%v", err)
@@ -392,7 +400,7 @@ func decodeThen[T any](s *Server, conn *net.UnixConn, f wire.Frame, h func(*net.
 	h(conn, req)
 }
 
-func (s *Server) status() wire.ServerStatus {
+func (s *server) status() wire.ServerStatus {
 	s.mu.Lock()
 	n := len(s.sessions)
 	s.mu.Unlock()

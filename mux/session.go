@@ -1,15 +1,6 @@
 package mux
 
 import (
-	"crypto/rand"
-	"encoding/hex"
-	"errors"
-	"fmt"
-	"os"
-	"os/exec"
-	"path/filepath"
-	"runtime"
-	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -19,64 +10,79 @@ import (
 	"wr/wire"
 )
 
-// Draining: after the child exits, output still in the PTY is read until the
-// terminal reports hang-up, or until it has been quiet for drainQuiet (a
-// background job may hold the terminal open forever), and never longer than
-// drainMax (a background job may also print forever).
-const (
-	drainQuiet = 100 * time.Millisecond
-	drainMax   = 2 * time.Second
-)
-
-// linger is how long a reader waits for more output before it leaves the
-// PTY to the server's watcher. Output that keeps coming (a cat, a build,
-// someone typing fast) keeps one reader; a session that went quiet costs
-// no goroutine, and a wake-up through the watcher costs a few
-// microseconds.
-const linger = 2 * time.Millisecond
-
-// readerState is where a session's PTY reading is.
-type readerState uint8
-
-const (
-	readIdle    readerState = iota // the watcher waits for output
-	readRunning                    // a reader goroutine runs
-	readDone                       // everything was read: the session is ending
-)
-
-// readChunk is the most one PTY read takes; arena is the buffer reads are
-// carved from, so a chunk is shared by every client without a copy.
-const (
-	readChunk = 64 << 10
-	arenaSize = 256 << 10
-	minArena  = 1 << 10 // what a quiet session holds: a prompt, an echo
-	minRoom   = 512     // an arena with less room left is replaced before a read
-)
+// Locks, in the order they are taken (a lock is only ever taken while
+// holding locks above it in its own chain, never one below it):
+//
+//	model.mu -> session.mu -> client.queueMu
+//	client.inMu -> session.mu
+//	client.inMu -> session.inputTurn
+//	session.sendTurn -> session.inputTurn
+//
+// Taken alone, with no other lock of mux held and none taken inside them:
+// server.mu, memoryRelease.mu, session.readMu, session.reapMu.
+//
+//   - server.mu (server): the registry and the server's lifecycle. No
+//     session lock is held while it is taken, nor taken while it is held.
+//   - model.mu (model.go): the screen model, held while it is drawn. Taken
+//     before session.mu, never after it: the feeder and lockCaughtUp take
+//     the session's mu under it only to take ops off pending.
+//   - session.mu: the clients, the size owner, the model's pending ops.
+//     The PTY reader holds it while it fans a chunk out.
+//   - client.queueMu: one client's queue; taken under session.mu by the
+//     fan-out, and alone by the client's writer.
+//   - client.inMu: one client's input (its classifier and lone-ESC timer),
+//     held while that input is forwarded, so across the PTY write.
+//   - session.sendTurn, session.inputTurn (turn: a mutex with a deadline):
+//     a whole wr send, and one write to the PTY. A PTY write can wait as
+//     long as the program does not read, so neither session.mu nor
+//     model.mu is ever held while waiting for inputTurn or holding it: the
+//     program may be waiting for its output to be read.
+//   - session.readMu: the reader's state; session.reapMu: the child's pid
+//     while it is reaped or a kill reads it.
+//
+// A function named fooLocked must be called with a lock held, and its
+// comment says which one: most often the session's mu (the size rules,
+// model.pushLocked, client.resyncIfLaggingLocked); model.applyLocked's is
+// model.mu, client.dropQueuedOutputLocked's the client's queueMu. Nothing
+// waits for a channel, a client's socket or the PTY while holding
+// session.mu or model.mu; only client.inMu and the turns are held across
+// a PTY write.
 
 // session is one PTY and the clients attached to it.
 type session struct {
-	srv     *Server
+	// Set when the session is started, then only read.
+	srv     *server
 	name    string
 	marker  string // WR_SESSION_ID=<random>: in the environment of everything the session starts
-	proc    *ptyproc.Process
 	pid     int
 	created time.Time
 	command []string
 	cwd     string
+	model   *model // what a terminal would show; locked as model.go says (lockModel)
 
-	// mu guards the fields below. The PTY reader holds it while it fans a
-	// chunk out, so a client registered under mu sees exactly the output
-	// that follows its registration: nothing lost, nothing doubled.
-	model *model // what a terminal would show; see model.go for its locking
+	// proc is the PTY and the child. It is closed by end, and earlier by
+	// killSessions (the hang-up closes the PTY master); ptyproc's Close
+	// may be called twice, and the second one's error is ignored.
+	proc *ptyproc.Process
+	// ptySize is proc as the size rules see it, so they can be tested
+	// without a PTY (size_test.go).
+	ptySize resizer
 
+	// mu guards the fields below it up to answerers. The PTY reader holds
+	// it while it fans a chunk out, so a client registered under mu sees
+	// exactly the output that follows its registration: nothing lost,
+	// nothing doubled. Each attached client's cols and rows are guarded by
+	// it too (client.go).
 	mu         sync.Mutex
 	clients    map[int]*client
 	order      []*client // attach order, for "the earliest attached client"
 	owner      *client
 	cols, rows int
 	ended      bool
-	code       int
-	answerers  atomic.Int32 // attached clients whose terminal can answer a query
+	code       int // written by end under mu; read without it only after done is closed
+	// answerers is written under mu (countAnswerersLocked) and read without
+	// it by the model, which answers queries when it is zero.
+	answerers atomic.Int32 // attached clients whose terminal can answer a query
 
 	// inputTurn serialises writes to the PTY so inputs never interleave;
 	// sendTurn is held for a whole wr send, so two sends never interleave.
@@ -88,289 +94,26 @@ type session struct {
 	// readMu guards reader and cannotPark. The PTY is read by a goroutine
 	// that runs while output comes and ends after linger without any,
 	// handing the PTY to the server's watcher, which starts another when
-	// output comes again: an idle session holds no goroutine. drained is
-	// closed when the last reader has read everything after the child's
-	// exit.
+	// output comes again: an idle session holds no goroutine.
 	readMu     sync.Mutex
 	reader     readerState
 	cannotPark bool // the watcher refused the PTY once; said in the log
-	drained    chan struct{}
+	// drained is closed by readerDone, once, when the last reader has read
+	// everything after the child's exit (the state is then readDone, and no
+	// reader starts again); waitLoop waits for it.
+	drained chan struct{}
 
-	killed   atomic.Bool
-	reapMu   sync.Mutex   // held while the child is reaped, and while a kill reads its pid
-	exitedAt atomic.Int64 // unix nanos when the child was reaped; 0 while running
-	done     chan struct{}
+	killed   atomic.Bool  // set by killSessions before its sweep; never cleared
+	reapMu   sync.Mutex   // held while the child is reaped (waitLoop), and while a kill reads its pid (snapshot)
+	exitedAt atomic.Int64 // unix nanos when the child was reaped; 0 while running; written by waitLoop
+	// done is closed by end, once, when the session has left the registry;
+	// wr wait (handleWait) and kills (killSessions) wait for it.
+	done chan struct{}
 }
 
-// startSession starts the command of cfg on a new PTY. Its output is not
-// read until run is called, so the creating client can be registered first
-// and see the shell's first prompt.
-func (s *Server) startSession(name string, cfg wire.SessionConfig) (*session, error) {
-	marker := "WR_SESSION_ID=" + newSessionID()
-	env := append(sessionEnv(cfg.Env, name, s.socket), marker)
-	argv := cfg.Command
-	if len(argv) == 0 {
-		sh := lookupEnv(env, "SHELL")
-		if sh == "" {
-			sh = "/bin/sh"
-		}
-		argv = []string{sh}
-	}
-	path, err := lookPath(argv[0], lookupEnv(env, "PATH"), cfg.Cwd)
-	if err != nil {
-		return nil, fmt.Errorf("cannot start %s: %w", argv[0], err)
-	}
-	cmd := &exec.Cmd{Path: path, Args: argv, Env: env, Dir: cfg.Cwd}
-	cols, rows := cfg.Cols, cfg.Rows
-	if cols <= 0 || rows <= 0 {
-		cols, rows = 80, 24
-	}
-	p, err := ptyproc.Start(cmd, cols, rows)
-	if err != nil {
-		return nil, fmt.Errorf("cannot start %s: %w", argv[0], err)
-	}
-	// The child has its own copy: the server need not hold the environment
-	// (a few KiB, the client's whole one) for the session's life.
-	cmd.Env = nil
-	ss := &session{
-		srv: s, name: name, marker: marker, proc: p, pid: p.Pid(), created: time.Now(),
-		command: argv, cwd: cfg.Cwd, clients: map[int]*client{},
-		cols: cols, rows: rows, done: make(chan struct{}), drained: make(chan struct{}),
-		inputTurn: newTurn(), sendTurn: newTurn(),
-	}
-	ss.model = newModel(cols, rows, cfg.Scrollback, &ss.mu,
-		func() bool { return ss.answerers.Load() == 0 },
-		func(p []byte) { _ = ss.writePTY(p) })
-	ss.model.dropped = ss.killed.Load
-	return ss, nil
-}
-
-// run starts reading the PTY and waiting for the child.
-func (ss *session) run() {
-	ss.readMu.Lock()
-	ss.reader = readRunning
-	ss.readMu.Unlock()
-	go ss.readLoop()
-	ss.proc.NotifyExit(ss.srv.watcher, func() { go ss.waitLoop() })
-	// Starting a session leaves garbage several times its own size (the
-	// request and the client's environment, the exec's copies of both);
-	// collected now, the next session reuses that memory. Left to the
-	// runtime, it would be collected only once the heap had doubled, and a
-	// server of many idle sessions would hold it all.
-	go runtime.GC()
-}
-
-// sessionEnv is the client's environment plus WR_SESSION and WR_SOCKET, with
-// TERM defaulted when the client had none a program could use.
-func sessionEnv(clientEnv []string, name, socket string) []string {
-	env := make([]string, 0, len(clientEnv)+3)
-	term := ""
-	for _, kv := range clientEnv {
-		k, v, _ := strings.Cut(kv, "=")
-		switch k {
-		case "WR_SESSION", "WR_SOCKET", "WR_SESSION_ID":
-			continue
-		case "TERM":
-			term = v
-			continue
-		}
-		env = append(env, kv)
-	}
-	if term == "" || term == "dumb" {
-		term = "xterm-256color"
-	}
-	return append(env, "TERM="+term, "WR_SESSION="+name, "WR_SOCKET="+socket)
-}
-
-// newSessionID is unique to one session: a session of the same name created
-// later, or on another socket, never shares it, so wr kill sweeps only its
-// own processes.
-func newSessionID() string {
-	var b [8]byte
-	_, _ = rand.Read(b[:])
-	return hex.EncodeToString(b[:])
-}
-
-func lookupEnv(env []string, key string) string {
-	for i := len(env) - 1; i >= 0; i-- {
-		if k, v, ok := strings.Cut(env[i], "="); ok && k == key {
-			return v
-		}
-	}
-	return ""
-}
-
-// lookPath finds file in the client's PATH (not the server's: the server may
-// have been started from another environment).
-func lookPath(file, pathEnv, dir string) (string, error) {
-	if strings.Contains(file, "/") {
-		if !filepath.IsAbs(file) && dir != "" {
-			file = filepath.Join(dir, file)
-		}
-		if err := executable(file); err != nil {
-			return "", err
-		}
-		return file, nil
-	}
-	for _, d := range filepath.SplitList(pathEnv) {
-		if d == "" {
-			d = "."
-		}
-		p := filepath.Join(d, file)
-		if !filepath.IsAbs(p) && dir != "" {
-			p = filepath.Join(dir, p)
-		}
-		if executable(p) == nil {
-			return p, nil
-		}
-	}
-	return "", exec.ErrNotFound
-}
-
-func executable(p string) error {
-	fi, err := os.Stat(p)
-	if err != nil {
-		return err
-	}
-	if fi.IsDir() || fi.Mode()&0o111 == 0 {
-		return os.ErrPermission
-	}
-	return nil
-}
-
-// readLoop reads the PTY while output comes, whether or not anyone is
-// attached, so an application never blocks on a full terminal; when none
-// has come for linger it parks the PTY with the watcher and returns, and
-// after the child's exit it drains what is left.
-func (ss *session) readLoop() {
-	// Output is read into arenas, carved into chunks that every client
-	// shares. A new arena is allocated only once output is there to read
-	// (ReadReady) and the last one is nearly used up. Arenas start small,
-	// and double up to arenaSize while output comes faster than a byte a
-	// microsecond (a cat, not typing); a parked reader holds none.
-	next := minArena
-	var arena []byte
-	var born time.Time
-	off := 0
-	get := func() []byte {
-		if arena != nil && time.Since(born) < time.Duration(len(arena))*time.Microsecond {
-			next = min(next*2, arenaSize)
-		} else {
-			next = minArena
-		}
-		arena, off, born = make([]byte, next), 0, time.Now()
-		return arena[:min(readChunk, len(arena))]
-	}
-	for {
-		if ss.model.lag.Load() > maxModelLag {
-			// The model fell far behind: this reader waits for the feeder
-			// to catch up (the program waits on a full terminal), so what
-			// is pending stays bounded, and everyone else goes on.
-			ss.model.catchUp()
-		}
-		// Set just before each read: a deadline that passed while this
-		// goroutine was held up elsewhere would cut the drain short, or
-		// park a reader that output is waiting for.
-		at := ss.exitedAt.Load()
-		if at != 0 {
-			if time.Since(time.Unix(0, at)) > drainMax {
-				ss.readerDone()
-				return
-			}
-			_ = ss.proc.SetReadDeadline(time.Now().Add(drainQuiet))
-		} else {
-			_ = ss.proc.SetReadDeadline(time.Now().Add(linger))
-		}
-		var room []byte // nil: ReadReady allocates a new arena through get
-		if len(arena)-off >= minRoom {
-			room = arena[off:min(off+readChunk, len(arena))]
-		}
-		n, err := ss.proc.ReadReady(room, get)
-		if n > 0 {
-			chunk := arena[off : off+n : off+n]
-			off += n
-			ss.srv.output.Add(int64(n))
-			// A restore is drawing this session's backlog (lockModel):
-			// wait for it to end, so that the backlog does.
-			ss.model.awaitCatchUp()
-			ss.fanOut(chunk)
-		}
-		if err != nil {
-			if errors.Is(err, os.ErrDeadlineExceeded) {
-				if ss.proc.Buffered() > 0 {
-					continue // late, not quiet: there is more to read
-				}
-				if at != 0 {
-					ss.readerDone() // quiet for drainQuiet after the exit
-					return
-				}
-				if ss.park() {
-					ss.srv.outputQuiet()
-					return
-				}
-				continue // the child exited meanwhile (drain), or the PTY cannot park
-			}
-			ss.readerDone()
-			return
-		}
-	}
-}
-
-// park leaves the quiet PTY to the watcher, which starts a reader again
-// when output comes, and reports true; or false if the child has exited
-// and this reader must drain instead. Arming and the state change happen
-// under readMu, so a wake-up that comes at once waits for both.
-func (ss *session) park() bool {
-	ss.readMu.Lock()
-	defer ss.readMu.Unlock()
-	if ss.exitedAt.Load() != 0 {
-		return false
-	}
-	if err := ss.proc.NotifyReadable(ss.srv.watcher, ss.wake); err != nil {
-		// Closed: the next read fails and ends the reader. Refused (the
-		// system's limit on watched descriptors): the reader keeps reading
-		// and its goroutine, losing nothing but the saving, which the log
-		// tells once.
-		if !errors.Is(err, ptyproc.ErrClosed) && !ss.cannotPark {
-			ss.cannotPark = true
-			ss.srv.logf("session %s: an idle reader cannot park, it keeps its goroutine: %v", ss.name, err)
-		}
-		return false
-	}
-	ss.reader = readIdle
-	return true
-}
-
-// wake starts a reader for a parked PTY. It runs on the watcher's
-// goroutine, or the exit's.
-func (ss *session) wake() {
-	ss.readMu.Lock()
-	defer ss.readMu.Unlock()
-	if ss.reader == readIdle {
-		ss.reader = readRunning
-		go ss.readLoop()
-	}
-}
-
-// readerDone records that the PTY was read to its end.
-func (ss *session) readerDone() {
-	ss.readMu.Lock()
-	ss.reader = readDone
-	ss.readMu.Unlock()
-	close(ss.drained)
-	ss.srv.outputQuiet()
-}
-
-// fanOut hands one chunk to the screen model and to every attached client,
-// under mu: a client registered under mu sees exactly the output after its
-// restore.
-func (ss *session) fanOut(chunk []byte) {
-	ss.mu.Lock()
-	ss.model.push(modelOp{chunk: chunk})
-	for _, c := range ss.order {
-		c.send(wire.TypeOutput, chunk)
-	}
-	ss.mu.Unlock()
+// resizer is what the size rules need of the PTY.
+type resizer interface {
+	Resize(cols, rows int) error
 }
 
 // lockModel takes the model's lock and then mu, and brings the model up to
@@ -430,11 +173,11 @@ func (ss *session) end(code int) {
 	for _, c := range clients {
 		// A client that fell behind gets the final screen before Exited.
 		if !killed {
-			c.resyncIfLagging(ss.model.scr)
+			c.resyncIfLaggingLocked(ss.model.scr)
 		}
 		c.close(wire.TypeExited, exited)
 	}
-	ss.model.stop()
+	ss.model.stopLocked()
 	if killed {
 		ss.mu.Unlock()
 	} else {
@@ -466,10 +209,10 @@ func (ss *session) attach(c *client, accepted []byte, restore bool) bool {
 	ss.clients[c.id] = c
 	ss.order = append(ss.order, c)
 	// Size first: a client that takes the size sees the screen at its size.
-	ss.sizeAttach(c)
-	ss.countAnswerers()
+	ss.sizeAttachLocked(c)
+	ss.countAnswerersLocked()
 	if restore && c.cols > 0 {
-		ss.model.sync() // the size may have just changed
+		ss.model.syncLocked() // the size may have just changed
 		c.sendRedraw(ss.model.scr.AppendRestore(nil))
 	}
 	return true
@@ -479,7 +222,7 @@ func (ss *session) attach(c *client, accepted []byte, restore bool) bool {
 // has drained what it had. Output dropped while it lagged is not replayed.
 func (ss *session) resync(c *client) {
 	ss.lockModel()
-	c.resyncIfLagging(ss.model.scr)
+	c.resyncIfLaggingLocked(ss.model.scr)
 	ss.unlockModel()
 }
 
@@ -509,8 +252,8 @@ func (ss *session) detach(c *client) {
 				break
 			}
 		}
-		ss.countAnswerers()
-		ss.sizeDetach(c)
+		ss.countAnswerersLocked()
+		ss.sizeDetachLocked(c)
 	}
 	ss.mu.Unlock()
 	c.close(0, nil)
@@ -519,16 +262,16 @@ func (ss *session) detach(c *client) {
 
 func (ss *session) resize(c *client, cols, rows int) {
 	ss.mu.Lock()
-	ss.sizeResize(c, max(cols, 0), max(rows, 0))
-	ss.countAnswerers()
+	ss.sizeResizeLocked(c, max(cols, 0), max(rows, 0))
+	ss.countAnswerersLocked()
 	ss.mu.Unlock()
 }
 
-// countAnswerers records how many attached clients have a terminal that can
+// countAnswerersLocked records how many attached clients have a terminal that can
 // answer a query (not read-only, not a 0x0 relay). With none, the model
 // answers: a program watched only by read-only clients or pipes would
 // otherwise wait for an answer that never comes. Called with mu held.
-func (ss *session) countAnswerers() {
+func (ss *session) countAnswerersLocked() {
 	n := 0
 	for _, c := range ss.order {
 		if c.canOwn() {
@@ -537,59 +280,6 @@ func (ss *session) countAnswerers() {
 	}
 	ss.answerers.Store(int32(n))
 }
-
-// writePTY writes b to the PTY whole; inputs never interleave.
-func (ss *session) writePTY(b []byte) error {
-	_, err := ss.writePTYBy(b, time.Time{})
-	return err
-}
-
-// errInputBusy is a deadline that passed before the PTY was free to write.
-var errInputBusy = errors.New("the session's input is held by another writer")
-
-// writePTYBy is writePTY that gives up at deadline (zero: never), returning
-// how much of b the program took: errInputBusy if another input held the PTY
-// until then, os.ErrDeadlineExceeded if the program stopped taking b.
-func (ss *session) writePTYBy(b []byte, deadline time.Time) (int, error) {
-	if !ss.inputTurn.lockBy(deadline) {
-		return 0, errInputBusy
-	}
-	defer ss.inputTurn.unlock()
-	n, err := ss.proc.WriteAllBy(b, deadline)
-	if errors.Is(err, ptyproc.ErrClosed) {
-		err = fmt.Errorf("session %s has ended", ss.name)
-	}
-	return n, err
-}
-
-// turn is a mutex that can be waited for with a deadline.
-type turn chan struct{}
-
-func newTurn() turn { return make(turn, 1) }
-
-// lockBy takes the turn, or gives up at deadline (zero: never) and
-// reports false.
-func (t turn) lockBy(deadline time.Time) bool {
-	if deadline.IsZero() {
-		t <- struct{}{}
-		return true
-	}
-	select {
-	case t <- struct{}{}:
-		return true
-	default:
-	}
-	timer := time.NewTimer(time.Until(deadline))
-	defer timer.Stop()
-	select {
-	case t <- struct{}{}:
-		return true
-	case <-timer.C:
-		return false
-	}
-}
-
-func (t turn) unlock() { <-t }
 
 // info describes the session for wr ls.
 func (ss *session) info() wire.SessionInfo {

@@ -1,41 +1,42 @@
 package mux
 
 // The size-owner rules of design section 5. Every function here runs with
-// the session's mu held, and applies a size to the PTY before returning, so
-// a claim's new size reaches the application before the claimer's input.
+// the session's mu held (hence Locked), and applies a size to the PTY
+// before returning, so a claim's new size reaches the application before
+// the claimer's input. size_test.go has a case for each rule.
 
-// sizeAttach: attaching takes ownership only when nobody owns the size.
-func (ss *session) sizeAttach(c *client) {
+// sizeAttachLocked: attaching takes ownership only when nobody owns the size.
+func (ss *session) sizeAttachLocked(c *client) {
 	if ss.owner == nil && c.canOwn() {
-		ss.setOwner(c)
+		ss.setOwnerLocked(c)
 	}
 }
 
-// sizeResize records a client's size; only the owner's is applied.
-func (ss *session) sizeResize(c *client, cols, rows int) {
+// sizeResizeLocked records a client's size; only the owner's is applied.
+func (ss *session) sizeResizeLocked(c *client, cols, rows int) {
 	c.cols, c.rows = cols, rows
 	switch {
 	case ss.owner == c && !c.canOwn():
 		ss.owner = nil
 	case ss.owner == c:
-		ss.applySize(c)
+		ss.applySizeLocked(c)
 	case ss.owner == nil && len(ss.clients) == 1 && c.canOwn():
 		// A lone client that was 0x0 and now has a size.
-		ss.setOwner(c)
+		ss.setOwnerLocked(c)
 	}
 }
 
-// sizeAct: a person acted through c; it claims the size if it can.
-func (ss *session) sizeAct(c *client) {
+// sizeActLocked: a person acted through c; it claims the size if it can.
+func (ss *session) sizeActLocked(c *client) {
 	if ss.owner != c && c.canOwn() && ss.clients[c.id] == c {
-		ss.setOwner(c)
+		ss.setOwnerLocked(c)
 	}
 }
 
-// sizeDetach: the owner leaving leaves the size unowned, unless exactly one
+// sizeDetachLocked: the owner leaving leaves the size unowned, unless exactly one
 // client remains, which then owns it at once (closing one laptop must not
 // strand the session at the size of a window nobody looks at).
-func (ss *session) sizeDetach(c *client) {
+func (ss *session) sizeDetachLocked(c *client) {
 	if ss.owner != c {
 		return
 	}
@@ -43,25 +44,25 @@ func (ss *session) sizeDetach(c *client) {
 	if len(ss.clients) == 1 {
 		for _, last := range ss.clients {
 			if last.canOwn() {
-				ss.setOwner(last)
+				ss.setOwnerLocked(last)
 			}
 		}
 	}
 }
 
-func (ss *session) setOwner(c *client) {
+func (ss *session) setOwnerLocked(c *client) {
 	ss.owner = c
-	ss.applySize(c)
+	ss.applySizeLocked(c)
 }
 
-func (ss *session) applySize(c *client) {
+func (ss *session) applySizeLocked(c *client) {
 	if c.cols == ss.cols && c.rows == ss.rows {
 		return
 	}
-	if err := ss.proc.Resize(c.cols, c.rows); err != nil {
+	if err := ss.ptySize.Resize(c.cols, c.rows); err != nil {
 		ss.srv.logf("session %s: %v", ss.name, err)
 		return
 	}
 	ss.cols, ss.rows = c.cols, c.rows
-	ss.model.push(modelOp{cols: c.cols, rows: c.rows})
+	ss.model.pushLocked(modelOp{cols: c.cols, rows: c.rows})
 }

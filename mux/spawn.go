@@ -1,0 +1,152 @@
+package mux
+
+import (
+	"crypto/rand"
+	"encoding/hex"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"time"
+
+	"wr/ptyproc"
+	"wr/wire"
+)
+
+// startSession starts the command of cfg on a new PTY. Its output is not
+// read until run is called, so the creating client can be registered first
+// and see the shell's first prompt.
+func (s *server) startSession(name string, cfg wire.SessionConfig) (*session, error) {
+	marker := "WR_SESSION_ID=" + newSessionID()
+	env := append(sessionEnv(cfg.Env, name, s.socket), marker)
+	argv := cfg.Command
+	if len(argv) == 0 {
+		sh := lookupEnv(env, "SHELL")
+		if sh == "" {
+			sh = "/bin/sh"
+		}
+		argv = []string{sh}
+	}
+	path, err := lookPath(argv[0], lookupEnv(env, "PATH"), cfg.Cwd)
+	if err != nil {
+		return nil, fmt.Errorf("cannot start %s: %w", argv[0], err)
+	}
+	cmd := &exec.Cmd{Path: path, Args: argv, Env: env, Dir: cfg.Cwd}
+	cols, rows := cfg.Cols, cfg.Rows
+	if cols <= 0 || rows <= 0 {
+		cols, rows = 80, 24
+	}
+	p, err := ptyproc.Start(cmd, cols, rows)
+	if err != nil {
+		return nil, fmt.Errorf("cannot start %s: %w", argv[0], err)
+	}
+	// The child has its own copy: the server need not hold the environment
+	// (a few KiB, the client's whole one) for the session's life.
+	cmd.Env = nil
+	ss := &session{
+		srv: s, name: name, marker: marker, proc: p, ptySize: p, pid: p.Pid(), created: time.Now(),
+		command: argv, cwd: cfg.Cwd, clients: map[int]*client{},
+		cols: cols, rows: rows, done: make(chan struct{}), drained: make(chan struct{}),
+		inputTurn: newTurn(), sendTurn: newTurn(),
+	}
+	ss.model = newModel(cols, rows, cfg.Scrollback, &ss.mu,
+		func() bool { return ss.answerers.Load() == 0 },
+		func(p []byte) { _ = ss.writePTY(p) })
+	ss.model.dropped = ss.killed.Load
+	return ss, nil
+}
+
+// run starts reading the PTY and waiting for the child.
+func (ss *session) run() {
+	ss.readMu.Lock()
+	ss.reader = readRunning
+	ss.readMu.Unlock()
+	go ss.readLoop()
+	ss.proc.NotifyExit(ss.srv.watcher, func() { go ss.waitLoop() })
+	// Starting a session leaves garbage several times its own size (the
+	// request and the client's environment, the exec's copies of both);
+	// collected now, the next session reuses that memory. Left to the
+	// runtime, it would be collected only once the heap had doubled, and a
+	// server of many idle sessions would hold it all.
+	go runtime.GC()
+}
+
+// sessionEnv is the client's environment plus WR_SESSION and WR_SOCKET, with
+// TERM defaulted when the client had none a program could use.
+func sessionEnv(clientEnv []string, name, socket string) []string {
+	env := make([]string, 0, len(clientEnv)+3)
+	term := ""
+	for _, kv := range clientEnv {
+		k, v, _ := strings.Cut(kv, "=")
+		switch k {
+		case "WR_SESSION", "WR_SOCKET", "WR_SESSION_ID":
+			continue
+		case "TERM":
+			term = v
+			continue
+		}
+		env = append(env, kv)
+	}
+	if term == "" || term == "dumb" {
+		term = "xterm-256color"
+	}
+	return append(env, "TERM="+term, "WR_SESSION="+name, "WR_SOCKET="+socket)
+}
+
+// newSessionID is unique to one session: a session of the same name created
+// later, or on another socket, never shares it, so wr kill sweeps only its
+// own processes.
+func newSessionID() string {
+	var b [8]byte
+	_, _ = rand.Read(b[:])
+	return hex.EncodeToString(b[:])
+}
+
+func lookupEnv(env []string, key string) string {
+	for i := len(env) - 1; i >= 0; i-- {
+		if k, v, ok := strings.Cut(env[i], "="); ok && k == key {
+			return v
+		}
+	}
+	return ""
+}
+
+// lookPath finds file in the client's PATH (not the server's: the server may
+// have been started from another environment).
+func lookPath(file, pathEnv, dir string) (string, error) {
+	if strings.Contains(file, "/") {
+		if !filepath.IsAbs(file) && dir != "" {
+			file = filepath.Join(dir, file)
+		}
+		if err := executable(file); err != nil {
+			return "", err
+		}
+		return file, nil
+	}
+	for _, d := range filepath.SplitList(pathEnv) {
+		if d == "" {
+			d = "."
+		}
+		p := filepath.Join(d, file)
+		if !filepath.IsAbs(p) && dir != "" {
+			p = filepath.Join(dir, p)
+		}
+		if executable(p) == nil {
+			return p, nil
+		}
+	}
+	return "", exec.ErrNotFound
+}
+
+func executable(p string) error {
+	fi, err := os.Stat(p)
+	if err != nil {
+		return err
+	}
+	if fi.IsDir() || fi.Mode()&0o111 == 0 {
+		return os.ErrPermission
+	}
+	return nil
+}
