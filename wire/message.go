@@ -249,9 +249,9 @@ type ServerStatus struct {
 	Uptime   float64 `json:"uptime_seconds"`
 	Sessions int     `json:"sessions"`
 	Socket   string  `json:"socket"`
-	// Goroutines is how many the server runs: a handful, plus one per
-	// attached client and per session with output coming (an idle
-	// session holds none).
+	// Goroutines is how many the server runs: a handful, plus two per
+	// attached client (its reader and its writer) and one per session
+	// with output coming (an idle session holds none).
 	Goroutines int `json:"goroutines"`
 	// HeapKiB is the heap memory the server holds from the system, freed
 	// or not: what stays resident after a burst until it is handed back.
