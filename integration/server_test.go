@@ -306,7 +306,8 @@ func TestServerExitsWithLastSession(t *testing.T) {
 		return syscall.Kill(pid, 0) != nil
 	})
 	if _, err := os.Stat(e.socket); !os.IsNotExist(err) {
-		t.Errorf("the socket outlived its server: %v", err)
+		log, _ := os.ReadFile(e.socket + ".log")
+		t.Errorf("the socket outlived its server (pid %d): %v; the server's log:\n%s", pid, err, log)
 	}
 }
 
