@@ -6,13 +6,13 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"syscall"
 	"time"
 
 	"golang.org/x/sys/unix"
 
+	"wr/internal/rawio"
 	"wr/wire"
 )
 
@@ -123,7 +123,7 @@ func startServer(socket, exe string, deadline time.Time) (*Conn, error) {
 	// The server gets stdio and nothing else: a descriptor this client
 	// inherited without close-on-exec (a shell's `exec 5>file`) would
 	// otherwise stay open in the server for its whole life.
-	closeOnExecAbove2()
+	rawio.CloseOnExecInherited()
 	cmd := exec.Command(exe, "--socket", socket, "server", "run", "--daemon")
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = null, null, null
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
@@ -167,28 +167,4 @@ func withoutSessionVars(env []string) []string {
 		out = append(out, kv)
 	}
 	return out
-}
-
-// closeOnExecAbove2 marks every open descriptor above stderr close-on-exec.
-// Everything Go opens already is; what is not was inherited. It lists the
-// descriptors in /proc/self/fd (Linux) or /dev/fd (macOS); where neither
-// can be read it does nothing.
-func closeOnExecAbove2() {
-	for _, list := range []string{"/proc/self/fd", "/dev/fd"} {
-		ents, err := os.ReadDir(list)
-		if err != nil {
-			continue
-		}
-		for _, e := range ents {
-			fd, err := strconv.Atoi(e.Name())
-			if err != nil || fd <= 2 {
-				continue
-			}
-			// The listing's own descriptor is closed by now: EBADF.
-			if flags, err := unix.FcntlInt(uintptr(fd), unix.F_GETFD, 0); err == nil && flags&unix.FD_CLOEXEC == 0 {
-				_, _ = unix.FcntlInt(uintptr(fd), unix.F_SETFD, flags|unix.FD_CLOEXEC)
-			}
-		}
-		return
-	}
 }

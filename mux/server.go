@@ -24,6 +24,7 @@ import (
 
 	"golang.org/x/sys/unix"
 
+	"wr/internal/rawio"
 	"wr/ptyproc"
 	"wr/wire"
 )
@@ -90,7 +91,7 @@ func Run(opts Options) error {
 	}
 	// Whatever the process that started us left open without
 	// close-on-exec stays out of the sessions.
-	ptyproc.CloseOnExecInherited()
+	rawio.CloseOnExecInherited()
 	dir, err := wire.PrepareDir(s.socket)
 	if err != nil {
 		return err

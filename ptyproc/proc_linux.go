@@ -64,9 +64,3 @@ func (p *Process) Buffered() int {
 	})
 	return n
 }
-
-// closeOnExecRange marks every descriptor above stderr close-on-exec in one
-// call (close_range(2), Linux 5.11); false where the kernel lacks it.
-func closeOnExecRange() bool {
-	return unix.CloseRange(3, ^uint(0), unix.CLOSE_RANGE_CLOEXEC) == nil
-}

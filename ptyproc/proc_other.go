@@ -9,6 +9,3 @@ func (p *Process) WaitExited() {}
 // Buffered is how many bytes of output are waiting to be read; 0 here, where
 // it is not asked.
 func (p *Process) Buffered() int { return 0 }
-
-// closeOnExecRange: no close_range(2) here; the caller lists /dev/fd.
-func closeOnExecRange() bool { return false }

@@ -14,7 +14,6 @@ import (
 	"io"
 	"os"
 	"os/exec"
-	"strconv"
 	"sync"
 	"sync/atomic"
 	"syscall"
@@ -22,6 +21,8 @@ import (
 
 	"github.com/creack/pty"
 	"golang.org/x/sys/unix"
+
+	"wr/internal/rawio"
 )
 
 // ErrClosed is returned by operations on a Process whose master was closed.
@@ -74,7 +75,7 @@ func Start(cmd *exec.Cmd, cols, rows int) (*Process, error) {
 	cmd.SysProcAttr.Ctty = 0
 	// The command gets the terminal as 0, 1 and 2 and nothing else
 	// (os/exec passes on every descriptor not marked close-on-exec).
-	CloseOnExecInherited()
+	rawio.CloseOnExecInherited()
 	err = cmd.Start()
 	// The child holds its own copy; ours would keep the PTY open after the
 	// child exits and hide the hang-up (EIO) the reader waits for.
@@ -91,33 +92,6 @@ func Start(cmd *exec.Cmd, cols, rows int) (*Process, error) {
 	}
 	p.child = cmd.Process
 	return p, nil
-}
-
-// CloseOnExecInherited marks every descriptor above stderr close-on-exec,
-// so that no command started from this process inherits it. Go opens
-// everything close-on-exec, so the ones it changes were inherited (a
-// shell's `exec 5>file` before starting wr). Descriptors are left open.
-func CloseOnExecInherited() {
-	if closeOnExecRange() {
-		return
-	}
-	for _, list := range []string{"/proc/self/fd", "/dev/fd"} {
-		ents, err := os.ReadDir(list)
-		if err != nil {
-			continue
-		}
-		for _, e := range ents {
-			fd, err := strconv.Atoi(e.Name())
-			if err != nil || fd <= 2 {
-				continue
-			}
-			// The listing's own descriptor is closed by now: EBADF.
-			if flags, err := unix.FcntlInt(uintptr(fd), unix.F_GETFD, 0); err == nil && flags&unix.FD_CLOEXEC == 0 {
-				_, _ = unix.FcntlInt(uintptr(fd), unix.F_SETFD, flags|unix.FD_CLOEXEC)
-			}
-		}
-		return
-	}
 }
 
 // pollable returns the master as a non-blocking, poller-managed file and

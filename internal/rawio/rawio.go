@@ -18,4 +18,7 @@
 // and the caller decides what EINTR and EAGAIN mean to it (retry, or wait
 // in the poller). Nothing here allocates on Linux. This package must never
 // import anything of wr.
+//
+// It also keeps inherited descriptors from reaching what wr starts
+// (CloseOnExecInherited), for the client and the server alike.
 package rawio

@@ -51,3 +51,6 @@ func errnoOf(err error) syscall.Errno {
 	}
 	return syscall.EIO
 }
+
+// closeOnExecRange: no close_range(2) here; the caller lists /dev/fd.
+func closeOnExecRange() bool { return false }
