@@ -21,8 +21,10 @@ import (
 // Taken alone, with no other lock of mux held and none taken inside them:
 // server.mu, memoryRelease.mu, session.readMu, session.reapMu.
 //
-//   - server.mu (server): the registry and the server's lifecycle. No
-//     session lock is held while it is taken, nor taken while it is held.
+//   - server.mu (server): the registry, each exited session's expiry
+//     timer, and the server's lifecycle. No session lock is held while it
+//     is taken, nor taken while it is held (what it needs of a session's
+//     state, whether it is exited, is an atomic).
 //   - model.mu (model.go): the screen model, held while it is drawn. Taken
 //     before session.mu, never after it: the feeder and lockCaughtUp take
 //     the session's mu under it only to take ops off pending.
