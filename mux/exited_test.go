@@ -6,6 +6,7 @@ import (
 	"log"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -28,6 +29,17 @@ func exitedServer(t *testing.T) *server {
 		log: log.New(io.Discard, "", 0), socket: filepath.Join(t.TempDir(), "s.sock"),
 		sessions: map[string]*session{"placeholder": {name: "placeholder"}}, watcher: w,
 	}
+	// Run last (after the sessions' own cleanups): an armed expiry timer
+	// would keep the whole server live for the rest of the test binary.
+	t.Cleanup(func() {
+		s.mu.Lock()
+		defer s.mu.Unlock()
+		for _, ss := range s.sessions {
+			if ss.expiry != nil {
+				ss.expiry.Stop()
+			}
+		}
+	})
 	return s
 }
 
@@ -201,4 +213,49 @@ func TestExitedSessionNotKept(t *testing.T) {
 	if k.exited.Load() || s.sessions["k"] != nil {
 		t.Error("a killed session was kept")
 	}
+}
+
+// An 80x24 session with its whole default scrollback full holds no more
+// once it has exited than it did running: the model is kept as it is, and
+// everything else (the PTY, the reader and its arena) goes. Measured as the
+// live heap after a collection, with the session idle and running, then
+// exited.
+func TestExitedSessionHoldsNoMoreThanRunning(t *testing.T) {
+	const slack = 4 << 10 // bytes
+	s := exitedServer(t)
+	// 2,500 lines: more than the 2,000 of the default scrollback.
+	ss, _ := startScript(t, s, "full", `i=0; while [ $i -lt 2500 ]; do echo "line $i of a scrollback that is full to the brim, as a build log would be"; i=$((i+1)); done; echo FULL; read x; exit 9`, true)
+	deadline := time.Now().Add(20 * time.Second)
+	for !bytes.Contains(ss.capture(screen.TextOptions{}), []byte("FULL")) {
+		if time.Now().After(deadline) {
+			t.Fatal("the scrollback never filled")
+		}
+		time.Sleep(5 * time.Millisecond) // polling for the output, not timing it
+	}
+	running := liveHeap()
+	if err := ss.writePTY([]byte("go\r")); err != nil {
+		t.Fatal(err)
+	}
+	waitDone(t, ss)
+	if !ss.exited.Load() {
+		t.Fatal("the session was not kept")
+	}
+	exited := liveHeap()
+	t.Logf("live heap %d KiB with the full session running, %d with it exited", running>>10, exited>>10)
+	if exited > running+slack {
+		t.Errorf("the exited session holds %d bytes more than it did running", exited-running)
+	}
+	txt := ss.capture(screen.TextOptions{Scrollback: true})
+	if !bytes.Contains(txt, []byte("line 2499 of")) || !bytes.Contains(txt, []byte("line 600 of")) {
+		t.Errorf("the exited session's scrollback lost lines: %d bytes captured", len(txt))
+	}
+}
+
+// liveHeap is the heap in use after a full collection.
+func liveHeap() uint64 {
+	runtime.GC()
+	runtime.GC()
+	var ms runtime.MemStats
+	runtime.ReadMemStats(&ms)
+	return ms.HeapAlloc
 }
