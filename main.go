@@ -252,11 +252,24 @@ func oneName(c *cli.Context) (string, error) {
 
 func sessionConfig(c *cli.Context, command []string) wire.SessionConfig {
 	cwd, _ := os.Getwd()
-	return wire.SessionConfig{Command: command, Cwd: cwd, Env: os.Environ(), Scrollback: c.Int("scrollback")}
+	cfg := wire.SessionConfig{Command: command, Cwd: cwd, Env: os.Environ(), Scrollback: c.Int("scrollback")}
+	if c.IsSet("keep") {
+		// 0 on the command line keeps nothing; 0 on the wire is the
+		// server's default.
+		cfg.KeepMS = -1
+		if d := c.Duration("keep"); d > 0 {
+			cfg.KeepMS = max(d.Milliseconds(), 1)
+		}
+	}
+	return cfg
 }
 
 // detachKeyFlag picks the key that detaches a client.
 var detachKeyFlag = &cli.StringFlag{Name: "detach-key", Value: `ctrl-\`, EnvVars: []string{"WR_DETACH_KEY"}, Usage: "key that detaches (ctrl-X or none)"}
+
+// keepFlag sets how long a new session is kept, exited, when it ends with
+// nobody attached.
+var keepFlag = &cli.DurationFlag{Name: "keep", Value: 24 * time.Hour, Usage: "keep a session that ends while detached, with its code and screen, for `DURATION` (0: not at all)"}
 
 // scrollbackFlag sets a new session's scrollback.
 var scrollbackFlag = &cli.IntFlag{Name: "scrollback", Value: screen.DefaultScrollback, Usage: "lines of scrollback kept for a new session"}
@@ -271,6 +284,7 @@ func attachCommand() *cli.Command {
 			&cli.BoolFlag{Name: "no-create", Usage: "fail if the session does not exist"},
 			detachKeyFlag,
 			scrollbackFlag,
+			keepFlag,
 		},
 		Action: func(c *cli.Context) error {
 			name, command, err := splitCommand(c)
@@ -326,6 +340,7 @@ func newCommand() *cli.Command {
 			&cli.BoolFlag{Name: "detached", Aliases: []string{"d"}, Usage: "create it without attaching"},
 			detachKeyFlag,
 			scrollbackFlag,
+			keepFlag,
 		},
 		Action: func(c *cli.Context) error {
 			name, command, err := splitCommand(c)
@@ -379,43 +394,55 @@ func lsCommand() *cli.Command {
 				return nil
 			}
 			tw := tabwriter.NewWriter(os.Stdout, 0, 0, 2, ' ', 0)
-			fmt.Fprintln(tw, "NAME\tPID\tCLIENTS\tSIZE\tCREATED\tCOMMAND")
+			fmt.Fprintln(tw, "NAME\tSTATUS\tPID\tCLIENTS\tSIZE\tCREATED\tCOMMAND")
 			for _, s := range reply.Sessions {
 				created := s.Created
 				if t, err := time.Parse(time.RFC3339, s.Created); err == nil {
 					created = t.Local().Format("2006-01-02 15:04:05")
 				}
-				fmt.Fprintf(tw, "%s\t%d\t%d\t%dx%d\t%s\t%s\n", s.Name, s.PID, s.Clients, s.Cols, s.Rows, created, strings.Join(s.Command, " "))
+				fmt.Fprintf(tw, "%s\t%s\t%d\t%d\t%dx%d\t%s\t%s\n", s.Name, status(s), s.PID, s.Clients, s.Cols, s.Rows, created, strings.Join(s.Command, " "))
 			}
 			return tw.Flush()
 		},
 	}
 }
 
+// status is a session's STATUS column: running, or exited and its code.
+// A server older than protocol 1.2 says nothing: its sessions all run.
+func status(s wire.SessionInfo) string {
+	if s.State == wire.StateExited && s.ExitCode != nil {
+		return fmt.Sprintf("exited %d", *s.ExitCode)
+	}
+	return wire.StateRunning
+}
+
 func killCommand() *cli.Command {
 	return &cli.Command{
 		Name:      "kill",
 		Usage:     "end sessions and every process they started",
-		ArgsUsage: "NAME... | --all",
-		Flags:     []cli.Flag{&cli.BoolFlag{Name: "all", Usage: "kill every session"}},
+		ArgsUsage: "NAME... | --all | --exited",
+		Flags: []cli.Flag{
+			&cli.BoolFlag{Name: "all", Usage: "kill every session"},
+			&cli.BoolFlag{Name: "exited", Usage: "remove every exited session, and nothing else"},
+		},
 		Action: func(c *cli.Context) error {
 			names := c.Args().Slice()
-			all := c.Bool("all")
-			if all == (len(names) > 0) {
-				return &usageError{errors.New("kill takes session names or --all")}
+			all, exited := c.Bool("all"), c.Bool("exited")
+			if all && exited || (all || exited) == (len(names) > 0) {
+				return &usageError{errors.New("kill takes session names, --all or --exited")}
 			}
 			for _, n := range names {
 				if err := checkName(n); err != nil {
 					return err
 				}
 			}
-			if all {
+			if all || exited {
 				socket, err := socketPath(c)
 				if err != nil {
 					return err
 				}
 				// With no server there is nothing to kill: that is success.
-				if err := attach.Do(socket, wire.TypeKill, wire.Kill{All: true}, nil); err != nil && !errors.Is(err, attach.ErrNoServer) {
+				if err := attach.Do(socket, wire.TypeKill, wire.Kill{All: all, Exited: exited}, nil); err != nil && !errors.Is(err, attach.ErrNoServer) {
 					return err
 				}
 				return nil

@@ -79,8 +79,13 @@ func Run(opts Options) (code int, err error) {
 	r.resetTerminal()
 	restore()
 
-	if out.detached && out.err == nil {
+	switch {
+	case out.detached && out.err == nil:
 		fmt.Fprintf(opts.Stdout, "\n[detached from %s]\n", accepted.Name)
+	case accepted.Exited && out.err == nil:
+		// The session ended before anyone saw it: its last screen was
+		// drawn, and this says how it ended.
+		fmt.Fprintf(opts.Stdout, "\n[%s exited with %d]\n", accepted.Name, out.code)
 	}
 	return out.code, out.err
 }

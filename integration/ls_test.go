@@ -41,15 +41,15 @@ func TestLsTableAndJSON(t *testing.T) {
 	if len(lines) != 3 {
 		t.Fatalf("wr ls printed %q, want a header and two rows", out)
 	}
-	if f := strings.Fields(lines[0]); strings.Join(f, " ") != "NAME PID CLIENTS SIZE CREATED COMMAND" {
+	if f := strings.Fields(lines[0]); strings.Join(f, " ") != "NAME STATUS PID CLIENTS SIZE CREATED COMMAND" {
 		t.Fatalf("header %q", lines[0])
 	}
 	alpha := strings.Fields(lines[1])
-	if alpha[0] != "alpha" || alpha[2] != "1" || alpha[3] != "90x20" || alpha[len(alpha)-1] != "/bin/sh" {
-		t.Fatalf("row %q, want alpha with 1 client at 90x20 running /bin/sh", lines[1])
+	if alpha[0] != "alpha" || alpha[1] != "running" || alpha[3] != "1" || alpha[4] != "90x20" || alpha[len(alpha)-1] != "/bin/sh" {
+		t.Fatalf("row %q, want alpha running with 1 client at 90x20 running /bin/sh", lines[1])
 	}
 	beta := strings.Fields(lines[2])
-	if beta[0] != "beta" || beta[2] != "0" || beta[len(beta)-2] != "sleep" {
+	if beta[0] != "beta" || beta[1] != "running" || beta[3] != "0" || beta[len(beta)-2] != "sleep" {
 		t.Fatalf("row %q", lines[2])
 	}
 

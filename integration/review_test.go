@@ -25,9 +25,10 @@ func TestKillReachesWhatHangupStarts(t *testing.T) {
 	}
 }
 
-// Once a session's command has exited its name is free, even while the
-// server drains the output a background job still holds open; and killing
-// it then signals only what carries its marker.
+// Once a session's command has exited and the server has drained what a
+// background job still holds open, the session is exited and wr new takes
+// its name (issue 16: while it drains it is still running for everyone, so
+// the test waits for the exited state, not only for the command's exit).
 func TestNameFreeWhileDraining(t *testing.T) {
 	e := newEnv(t)
 	gate := filepath.Join(e.dir, "gate")
@@ -44,6 +45,7 @@ func TestNameFreeWhileDraining(t *testing.T) {
 		t.Fatal(err)
 	}
 	e.eventually("the command to exit", func() bool { return !running(shell) })
+	e.waitExited("x")
 	e.mustWr("new", "-d", "x", "--", "sleep", "1052")
 	if s, ok := e.session("x"); !ok || strings.Join(s.Command, " ") != "sleep 1052" {
 		t.Fatalf("after the first x exited, x is %+v", s)

@@ -293,11 +293,13 @@ func TestServerExitsWhenNoSessionArrives(t *testing.T) {
 	}
 }
 
-// The server exits when its last session ends.
+// The server exits when its last session ends with nothing to keep
+// (--keep 0; issue 16 keeps a session that ends detached, and the server
+// with it, until its code is seen: TestServerExitsWhenLastExitedIsCollected).
 func TestServerExitsWithLastSession(t *testing.T) {
 	e := newEnv(t)
 	gate := filepath.Join(e.dir, "gate")
-	e.mustWr("new", "-d", "short", "--", "sh", "-c", "while [ ! -e "+gate+" ]; do sleep 0.01; done")
+	e.mustWr("new", "-d", "--keep", "0", "short", "--", "sh", "-c", "while [ ! -e "+gate+" ]; do sleep 0.01; done")
 	pid := e.serverPID()
 	if err := os.WriteFile(gate, nil, 0o600); err != nil {
 		t.Fatal(err)
@@ -309,6 +311,24 @@ func TestServerExitsWithLastSession(t *testing.T) {
 		log, _ := os.ReadFile(e.socket + ".log")
 		t.Errorf("the socket outlived its server (pid %d): %v; the server's log:\n%s", pid, err, log)
 	}
+}
+
+// A server whose last session ended detached stays up while it holds the
+// exited session, and exits once wr wait has collected its code.
+func TestServerExitsWhenLastExitedIsCollected(t *testing.T) {
+	e := newEnv(t)
+	e.mustWr("new", "-d", "short", "--", "sh", "-c", "exit 4")
+	pid := e.serverPID()
+	e.waitExited("short")
+	if syscall.Kill(pid, 0) != nil {
+		t.Fatal("the server exited while it held an exited session")
+	}
+	if r := e.wr("wait", "short"); r.code != 4 {
+		t.Fatalf("wr wait short: exit %d (stderr %q), want 4", r.code, r.stderr)
+	}
+	e.eventually("the server to exit once its last session was collected", func() bool {
+		return syscall.Kill(pid, 0) != nil
+	})
 }
 
 // wr server stop kills every session and exits; status reports.

@@ -52,10 +52,21 @@ func (s *server) lookup(conn net.Conn, name string) *session {
 	return ss
 }
 
+// lookupRunning is lookup for a request that needs the session's program
+// (a send): an exited session has none, and the reply says how to see it.
+func (s *server) lookupRunning(conn net.Conn, name string) *session {
+	ss := s.lookup(conn, name)
+	if ss != nil && ss.exited.Load() {
+		s.replyErr(conn, wire.CodeNoSession, "session %s has exited (code %d); wr attach %s shows its last screen", name, ss.code, name)
+		return nil
+	}
+	return ss
+}
+
 // handleSend is the one-frame send of protocol 1.0 clients (and of a
 // 1.1 client's fallback): the same as a streamed send of one Data frame.
 func (s *server) handleSend(conn *net.UnixConn, req wire.Send) {
-	ss := s.lookup(conn, req.Name)
+	ss := s.lookupRunning(conn, req.Name)
 	if ss == nil {
 		return
 	}
@@ -80,7 +91,7 @@ func (s *server) handleSend(conn *net.UnixConn, req wire.Send) {
 // to the PTY): a send to a program that does not read gives up, and so
 // does one waiting behind it.
 func (s *server) handleSendStream(conn *net.UnixConn, req wire.SendStream) {
-	ss := s.lookup(conn, req.Name)
+	ss := s.lookupRunning(conn, req.Name)
 	if ss == nil {
 		return
 	}
@@ -194,23 +205,38 @@ func (s *server) handleCapture(conn *net.UnixConn, req wire.Capture) {
 // captureChunk is the most of a capture one Data frame carries.
 const captureChunk = 256 << 10
 
+// handleWait answers with the session's code once it has ended: at once
+// for an exited session. Either way the code has been seen, so an exited
+// session is collected, before the reply goes out (once wr wait has its
+// code, wr ls no longer lists the session).
 func (s *server) handleWait(conn *net.UnixConn, req wire.Wait) {
 	ss := s.lookup(conn, req.Name)
 	if ss == nil {
 		return
 	}
 	<-ss.done
+	s.collect(ss, "seen by wr wait")
 	s.reply(conn, wire.TypeExited, wire.Exited{Code: ss.code})
 }
 
+// handleKill ends the sessions named, or all of them, or removes every
+// exited one. An exited session has no process to sweep: it is only
+// removed.
 func (s *server) handleKill(conn *net.UnixConn, req wire.Kill) {
 	var targets []*session
 	s.mu.Lock()
-	if req.All {
+	switch {
+	case req.Exited:
+		for _, ss := range s.sessions {
+			if ss.exited.Load() {
+				targets = append(targets, ss)
+			}
+		}
+	case req.All:
 		for _, ss := range s.sessions {
 			targets = append(targets, ss)
 		}
-	} else {
+	default:
 		for _, name := range req.Names {
 			ss := s.sessions[name]
 			if ss == nil {
@@ -226,8 +252,29 @@ func (s *server) handleKill(conn *net.UnixConn, req wire.Kill) {
 		}
 	}
 	s.mu.Unlock()
-	names := s.killSessions(targets)
-	s.reply(conn, wire.TypeOK, wire.OK{Names: names})
+	s.reply(conn, wire.TypeOK, wire.OK{Names: s.end(targets, "removed by wr kill")})
+}
+
+// end kills the running sessions of targets and removes the exited ones,
+// and returns all their names, sorted. A target that ended by itself and
+// was kept just before its kill is removed too: it was asked to go.
+func (s *server) end(targets []*session, why string) []string {
+	var running []*session
+	for _, ss := range targets {
+		if !ss.exited.Load() {
+			running = append(running, ss)
+		}
+	}
+	if len(running) > 0 {
+		s.killSessions(running)
+	}
+	names := make([]string, 0, len(targets))
+	for _, ss := range targets {
+		s.collect(ss, why)
+		names = append(names, ss.name)
+	}
+	sort.Strings(names)
+	return names
 }
 
 func (s *server) handleStop(conn net.Conn) {
@@ -238,7 +285,6 @@ func (s *server) handleStop(conn net.Conn) {
 		targets = append(targets, ss)
 	}
 	s.mu.Unlock()
-	names := s.killSessions(targets)
-	s.reply(conn, wire.TypeOK, wire.OK{Names: names})
+	s.reply(conn, wire.TypeOK, wire.OK{Names: s.end(targets, "removed by wr server stop")})
 	s.shutdown()
 }

@@ -1,7 +1,6 @@
 package mux
 
 import (
-	"sort"
 	"time"
 
 	"wr/proc"
@@ -31,7 +30,7 @@ const sessionEndWait = 2 * time.Second
 // server does not exit while a sweep runs (sweeps): the last session gone
 // stops the server, and a server that exited between the hang-up and the
 // SIGKILL left every process that ignores SIGHUP running.
-func (s *server) killSessions(targets []*session) []string {
+func (s *server) killSessions(targets []*session) {
 	s.sweeps.Add(1)
 	defer s.sweeps.Done()
 	for _, ss := range targets {
@@ -48,16 +47,12 @@ func (s *server) killSessions(targets []*session) []string {
 	}
 	proc.KillAfter(sweeps, proc.Grace)
 	deadline := time.After(sessionEndWait)
-	names := make([]string, 0, len(targets))
 	for _, ss := range targets {
 		select {
 		case <-ss.done:
 		case <-deadline:
 		}
-		names = append(names, ss.name)
 	}
-	sort.Strings(names)
-	return names
 }
 
 // snapshot records the session's processes from table. Once the child has

@@ -21,13 +21,16 @@ func (s *server) getOrCreate(name string, create, exclusive bool, cfg wire.Sessi
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	// A session whose command has exited is only draining its last output:
-	// its name is free again, and attaching to it would only end at once.
-	if ss, ok := s.sessions[name]; ok && ss.exitedAt.Load() == 0 {
+	// A session whose command has exited but whose output is still being
+	// drained is running for everyone. An exited (kept) one is found, to be
+	// shown, but an exclusive create replaces it: the new session takes the
+	// name, and the old one is dropped.
+	old, ok := s.sessions[name]
+	if ok && (!exclusive || !old.exited.Load()) {
 		if exclusive {
 			return nil, false, &wire.Error{Code: wire.CodeExists, Message: fmt.Sprintf("a session named %s already exists", name)}
 		}
-		return ss, false, nil
+		return old, false, nil
 	}
 	if !create {
 		return nil, false, &wire.Error{Code: wire.CodeNoSession, Message: fmt.Sprintf("no session named %s", name)}
@@ -38,6 +41,13 @@ func (s *server) getOrCreate(name string, create, exclusive bool, cfg wire.Sessi
 	ss, err := s.startSession(name, cfg)
 	if err != nil {
 		return nil, false, &wire.Error{Code: wire.CodeInternal, Message: err.Error()}
+	}
+	if old != nil {
+		if old.expiry != nil {
+			old.expiry.Stop()
+			old.expiry = nil
+		}
+		s.logf("session %s (exited, code %d) replaced by a new session of its name", name, old.code)
 	}
 	s.sessions[name] = ss
 	s.hadSession = true
@@ -61,15 +71,22 @@ func (s *server) serveAttach(conn *net.UnixConn, req wire.Attach) {
 	s.mu.Unlock()
 
 	c := newClient(id, conn, req.ReadOnly, max(req.Cols, 0), max(req.Rows, 0))
-	accepted, _ := wire.Encode(wire.Attached{Name: ss.name, ClientID: id, Created: created})
 	go c.writeLoop(func() { ss.resync(c) })
-	ok := ss.attach(c, accepted, !created)
+	res := ss.attach(c, wire.Attached{Name: ss.name, ClientID: id, Created: created}, !created)
 	if created {
 		ss.run()
 	}
-	if !ok {
+	switch res {
+	case attachGone:
 		p, _ := wire.Encode(wire.Error{Code: wire.CodeNoSession, Message: fmt.Sprintf("session %s has ended", ss.name)})
 		c.close(wire.TypeError, p)
+		<-c.done
+		return
+	case attachExited:
+		// Its code and last screen are on their way: seen. Collected
+		// before the client can read them, so that once it has, wr ls
+		// no longer lists the session.
+		s.collect(ss, "seen by wr attach")
 		<-c.done
 		return
 	}

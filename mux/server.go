@@ -277,14 +277,47 @@ func (s *server) shutdownLocked() {
 	s.unlock()
 }
 
-// removeSession drops an ended session; the last one gone stops the server.
-func (s *server) removeSession(ss *session) {
+// sessionEnded records a session whose command has ended: it is kept, as
+// exited, when end decided so (keep) and the server is not being stopped;
+// otherwise it leaves the registry. The last session gone stops the server.
+func (s *server) sessionEnded(ss *session, keep bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	if keep && s.sessions[ss.name] == ss && !s.draining && !s.stopping {
+		s.logf("session %s exited (code %d) with nobody attached; kept for %v or until seen", ss.name, ss.code, ss.keep)
+		ss.expiry = time.AfterFunc(ss.keep, func() { s.collect(ss, "expired") })
+		return
+	}
 	if s.sessions[ss.name] == ss {
 		delete(s.sessions, ss.name)
 	}
 	s.logf("session %s ended (code %d)", ss.name, ss.code)
+	s.shutdownIfEmptyLocked()
+}
+
+// collect removes an exited session: its code was seen (wr wait, wr
+// attach), or it expired, or it was killed. It reports false, doing
+// nothing, if ss is not an exited session in the registry (still running,
+// already collected, or replaced by a new session of its name).
+func (s *server) collect(ss *session, why string) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.sessions[ss.name] != ss || !ss.exited.Load() {
+		return false
+	}
+	delete(s.sessions, ss.name)
+	if ss.expiry != nil {
+		ss.expiry.Stop()
+		ss.expiry = nil
+	}
+	s.logf("session %s (exited, code %d) %s", ss.name, ss.code, why)
+	s.shutdownIfEmptyLocked()
+	return true
+}
+
+// shutdownIfEmptyLocked stops the server once it holds no session, running
+// or exited. Called with mu held.
+func (s *server) shutdownIfEmptyLocked() {
 	if len(s.sessions) == 0 {
 		s.logf("no sessions left; exiting")
 		s.shutdownLocked()

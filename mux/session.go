@@ -21,8 +21,10 @@ import (
 // Taken alone, with no other lock of mux held and none taken inside them:
 // server.mu, memoryRelease.mu, session.readMu, session.reapMu.
 //
-//   - server.mu (server): the registry and the server's lifecycle. No
-//     session lock is held while it is taken, nor taken while it is held.
+//   - server.mu (server): the registry, each exited session's expiry
+//     timer, and the server's lifecycle. No session lock is held while it
+//     is taken, nor taken while it is held (what it needs of a session's
+//     state, whether it is exited, is an atomic).
 //   - model.mu (model.go): the screen model, held while it is drawn. Taken
 //     before session.mu, never after it: the feeder and lockCaughtUp take
 //     the session's mu under it only to take ops off pending.
@@ -79,7 +81,7 @@ type session struct {
 	owner      *client
 	cols, rows int
 	ended      bool
-	code       int // written by end under mu; read without it only after done is closed
+	code       int // written by end under mu; read without it only after done is closed, or exited is set
 	// answerers is written under mu (countAnswerersLocked) and read without
 	// it by the model, which answers queries when it is zero.
 	answerers atomic.Int32 // attached clients whose terminal can answer a query
@@ -102,6 +104,19 @@ type session struct {
 	// everything after the child's exit (the state is then readDone, and no
 	// reader starts again); waitLoop waits for it.
 	drained chan struct{}
+
+	// keep is how long the session is kept, exited, if its command ends
+	// with nobody attached and it was not killed; 0: not kept. Set at start.
+	keep time.Duration
+	// exited is set by end, once, under mu, when the session is kept: its
+	// command ended with nobody attached. code and endedAt are written
+	// before it, so whoever reads it true may read them without mu. An
+	// exited session has no PTY, no goroutine and no process: only its
+	// model, until it is collected (server.collect).
+	exited  atomic.Bool
+	endedAt time.Time
+	// expiry removes the kept session after keep; guarded by server.mu.
+	expiry *time.Timer
 
 	killed   atomic.Bool  // set by killSessions before its sweep; never cleared
 	reapMu   sync.Mutex   // held while the child is reaped (waitLoop), and while a kill reads its pid (snapshot)
@@ -154,9 +169,14 @@ func (ss *session) waitLoop() {
 
 // end ends the session. A session that exited by itself is drawn to its
 // end first (lockModel: in batches, wr ls is not held up), so a lagging
-// client is redrawn with the final screen. A killed one draws nothing more:
-// its backlog was discarded (model.dropped), its clients get Exited after
-// whatever they were sent, and it leaves wr ls at once.
+// client is redrawn with the final screen, and a session kept exited keeps
+// the screen as it was when the command ended. A killed one draws nothing
+// more: its backlog was discarded (model.dropped), its clients get Exited
+// after whatever they were sent, and it leaves wr ls at once.
+//
+// A session that ends with nobody attached, and was not killed, is kept
+// (exited) for its keep: nobody has seen its code or its last screen yet.
+// One with a client attached has delivered them, and is removed.
 func (ss *session) end(code int) {
 	exited, _ := wire.Encode(wire.Exited{Code: code})
 	killed := ss.killed.Load()
@@ -178,32 +198,62 @@ func (ss *session) end(code int) {
 		c.close(wire.TypeExited, exited)
 	}
 	ss.model.stopLocked()
+	keep := !killed && len(clients) == 0 && ss.keep > 0
+	if keep {
+		ss.endedAt = time.Now()
+		ss.exited.Store(true)
+	}
 	if killed {
 		ss.mu.Unlock()
 	} else {
 		ss.unlockModel()
 	}
 	_ = ss.proc.Close()
-	ss.srv.removeSession(ss)
+	ss.srv.sessionEnded(ss, keep)
 	close(ss.done)
 }
+
+// attachResult is what attach did with a client.
+type attachResult uint8
+
+const (
+	attachGone   attachResult = iota // the session ended and was removed: the caller says so
+	attachLive                       // registered: the client is attached
+	attachExited                     // the session is exited: the client was shown it and closed
+)
 
 // attach registers c, applies the size rules and queues the restore: the
 // screen as it is, then live output from exactly that point (both under
 // mu, which the reader holds while it feeds the model and fans out; the
-// backlog was drawn before, without mu, by lockModel). It fails if the
-// session has already ended.
+// backlog was drawn before, without mu, by lockModel). It reports
+// attachGone if the session has ended and was not kept.
 //
 // A client that created the session gets no restore (there is nothing to
 // show, and a command run through wr must print exactly what it prints),
 // and nor does a relay with no terminal, which wants the program's bytes,
 // not a drawing.
-func (ss *session) attach(c *client, accepted []byte, restore bool) bool {
+//
+// An exited session is shown instead (attachExited): Attached{Exited}, its
+// last screen (to a client with a terminal size), then Exited with its
+// code, and the client is closed; the caller collects the session.
+func (ss *session) attach(c *client, acc wire.Attached, restore bool) attachResult {
 	ss.lockModel()
 	defer ss.unlockModel()
-	if ss.ended {
-		return false
+	if ss.exited.Load() {
+		acc.Exited = true
+		accepted, _ := wire.Encode(acc)
+		c.send(wire.TypeAttached, accepted)
+		if c.cols > 0 {
+			c.sendRedraw(ss.model.scr.AppendRestore(nil))
+		}
+		exited, _ := wire.Encode(wire.Exited{Code: ss.code})
+		c.close(wire.TypeExited, exited)
+		return attachExited
 	}
+	if ss.ended {
+		return attachGone
+	}
+	accepted, _ := wire.Encode(acc)
 	// The acceptance goes first, so the client sees it before any Output.
 	c.send(wire.TypeAttached, accepted)
 	ss.clients[c.id] = c
@@ -215,7 +265,7 @@ func (ss *session) attach(c *client, accepted []byte, restore bool) bool {
 		ss.model.syncLocked() // the size may have just changed
 		c.sendRedraw(ss.model.scr.AppendRestore(nil))
 	}
-	return true
+	return attachLive
 }
 
 // resync redraws a client that fell behind, from the model, once its writer
@@ -289,6 +339,11 @@ func (ss *session) info() wire.SessionInfo {
 		Name: ss.name, PID: ss.pid, Clients: len(ss.order),
 		Cols: ss.cols, Rows: ss.rows, Created: ss.created.Format(time.RFC3339),
 		Command: ss.command, Cwd: ss.cwd, Attached: []wire.ClientInfo{},
+		State: wire.StateRunning,
+	}
+	if ss.exited.Load() {
+		code := ss.code
+		in.State, in.ExitCode, in.Ended = wire.StateExited, &code, ss.endedAt.Format(time.RFC3339)
 	}
 	if ss.owner != nil {
 		id := ss.owner.id

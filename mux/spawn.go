@@ -15,6 +15,10 @@ import (
 	"wr/wire"
 )
 
+// defaultKeep is how long a session that ends with nobody attached is kept,
+// exited, when its creator did not say (SessionConfig.KeepMS 0).
+const defaultKeep = 24 * time.Hour
+
 // startSession starts the command of cfg on a new PTY. Its output is not
 // read until run is called, so the creating client can be registered first
 // and see the shell's first prompt.
@@ -50,6 +54,12 @@ func (s *server) startSession(name string, cfg wire.SessionConfig) (*session, er
 		command: argv, cwd: cfg.Cwd, clients: map[int]*client{},
 		cols: cols, rows: rows, done: make(chan struct{}), drained: make(chan struct{}),
 		inputTurn: newTurn(), sendTurn: newTurn(),
+	}
+	switch {
+	case cfg.KeepMS > 0:
+		ss.keep = time.Duration(cfg.KeepMS) * time.Millisecond
+	case cfg.KeepMS == 0:
+		ss.keep = defaultKeep
 	}
 	ss.model = newModel(cols, rows, cfg.Scrollback, &ss.mu,
 		func() bool { return ss.answerers.Load() == 0 },

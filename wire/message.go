@@ -105,6 +105,10 @@ type SessionConfig struct {
 	Cols       int      `json:"cols"`
 	Rows       int      `json:"rows"`
 	Scrollback int      `json:"scrollback,omitempty"`
+	// KeepMS is how long the session is kept, exited, when it ends with
+	// no client attached: 0 is the server's default (24 h), a negative
+	// value keeps nothing. Added in protocol 1.2.
+	KeepMS int64 `json:"keep_ms,omitempty"`
 }
 
 // New creates a detached session; it fails if Name exists.
@@ -130,6 +134,9 @@ type Attached struct {
 	Name     string `json:"name"`
 	ClientID int    `json:"client_id"`
 	Created  bool   `json:"created"`
+	// Exited: the session had already ended; what follows is its last
+	// screen, then Exited with its code. Added in protocol 1.2.
+	Exited bool `json:"exited,omitempty"`
 }
 
 // Resize reports the client's terminal size.
@@ -190,6 +197,9 @@ type List struct{}
 type Kill struct {
 	Names []string `json:"names,omitempty"`
 	All   bool     `json:"all,omitempty"`
+	// Exited removes every exited session and nothing else. Added in
+	// protocol 1.2.
+	Exited bool `json:"exited,omitempty"`
 }
 
 // Send writes Data to a session's PTY as if typed: the one-frame form,
@@ -282,7 +292,18 @@ type SessionInfo struct {
 	Cwd      string       `json:"cwd"`
 	Owner    *int         `json:"owner"`
 	Attached []ClientInfo `json:"attached"`
+	// State is StateRunning or StateExited; an exited session has its
+	// ExitCode and the time it Ended (RFC 3339). Added in protocol 1.2.
+	State    string `json:"state"`
+	ExitCode *int   `json:"exit_code,omitempty"`
+	Ended    string `json:"ended,omitempty"`
 }
+
+// The states of a session in SessionInfo.
+const (
+	StateRunning = "running"
+	StateExited  = "exited" // ended with nobody attached; kept until collected
+)
 
 // ClientInfo describes one attached client.
 type ClientInfo struct {

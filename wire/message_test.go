@@ -157,8 +157,13 @@ var messages = []struct {
 		Created: "2024-01-02T03:04:05Z", Command: []string{"/bin/sh"}, Cwd: "/",
 		Owner:    intPtr(3),
 		Attached: []wire.ClientInfo{{ID: 3, Cols: 80, Rows: 24, ReadOnly: true, Since: "2024-01-02T03:04:06Z"}},
+		State:    wire.StateRunning,
+	}, {
+		Name: "build", PID: 100, Created: "2024-01-02T03:04:05Z", Command: []string{"make"}, Cwd: "/",
+		Attached: []wire.ClientInfo{}, State: wire.StateExited, ExitCode: intPtr(2), Ended: "2024-01-02T03:05:00Z",
 	}}},
-		`{"sessions":[{"name":"work","pid":99,"clients":1,"cols":80,"rows":24,"created":"2024-01-02T03:04:05Z","command":["/bin/sh"],"cwd":"/","owner":3,"attached":[{"id":3,"cols":80,"rows":24,"read_only":true,"attached_at":"2024-01-02T03:04:06Z"}]}]}`},
+		`{"sessions":[{"name":"work","pid":99,"clients":1,"cols":80,"rows":24,"created":"2024-01-02T03:04:05Z","command":["/bin/sh"],"cwd":"/","owner":3,"attached":[{"id":3,"cols":80,"rows":24,"read_only":true,"attached_at":"2024-01-02T03:04:06Z"}],"state":"running"},` +
+			`{"name":"build","pid":100,"clients":0,"cols":0,"rows":0,"created":"2024-01-02T03:04:05Z","command":["make"],"cwd":"/","owner":null,"attached":[],"state":"exited","exit_code":2,"ended":"2024-01-02T03:05:00Z"}]}`},
 	{wire.TypeScreen, &wire.Screen{Text: "$ \x1b[1mhi\x1b[0m\n"},
 		`{"text":"$ \u001b[1mhi\u001b[0m\n"}`},
 	{wire.TypeServerStatus, &wire.ServerStatus{PID: 7, Version: "0.1.0", Uptime: 1.5, Sessions: 2, Socket: "/tmp/wr-0/default.sock", Goroutines: 4, HeapKiB: 4096},

@@ -17,7 +17,7 @@ import "errors"
 // a server of minor 0 answers with an Error ("unsupported request").
 const (
 	ProtocolMajor = 1
-	ProtocolMinor = 1
+	ProtocolMinor = 2
 )
 
 // Version is the wr release; the main package may overwrite it at link time.
