@@ -37,6 +37,7 @@ type client struct {
 	id       int
 	readOnly bool
 	since    time.Time
+	view     view // what its restore draws (shown.go); set by serveAttach before it attaches
 	// conn is closed by writeLoop, its one writer, once the queue has
 	// drained (or a write failed); serveConn's deferred Close comes after
 	// the writer is done (serveAttach waits for done) and does nothing.

@@ -61,6 +61,7 @@ func (s *server) serveAttach(conn *net.UnixConn, req wire.Attach) {
 	s.mu.Unlock()
 
 	c := newClient(id, conn, req.ReadOnly, max(req.Cols, 0), max(req.Rows, 0))
+	c.view = viewOf(req)
 	accepted, _ := wire.Encode(wire.Attached{Name: ss.name, ClientID: id, Created: created})
 	go c.writeLoop(func() { ss.resync(c) })
 	ok := ss.attach(c, accepted, !created)
