@@ -35,7 +35,8 @@ var plainByte = func() (t [256]bool) {
 
 // WriteBatch writes chunks in order. The screen afterwards is exactly as if
 // each chunk had been passed to Write in turn (contents, scrollback, cursor,
-// pen, modes, parser state; replies are sent the same), but a long run of
+// pen, modes, parser state; replies are sent the same; ScrolledOff says
+// how it counts what is skipped), but a long run of
 // plain text whose every line is scrolled out of the scrollback by the rest
 // of the run is skipped rather than drawn.
 //
