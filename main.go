@@ -285,11 +285,17 @@ func attachCommand() *cli.Command {
 			detachKeyFlag,
 			scrollbackFlag,
 			keepFlag,
+			&cli.StringFlag{Name: "restore", Value: "scrollback", EnvVars: []string{"WR_RESTORE"}, Usage: "what a reattach draws: `scrollback` (what this terminal has not been shown, and the screen) or screen (the screen only)"},
 		},
 		Action: func(c *cli.Context) error {
 			name, command, err := splitCommand(c)
 			if err != nil {
 				return err
+			}
+			switch c.String("restore") {
+			case "scrollback", wire.RestoreScreen:
+			default:
+				return &usageError{fmt.Errorf("bad --restore %q: scrollback or screen", c.String("restore"))}
 			}
 			return doAttach(c, name, command, !c.Bool("no-create"), false, c.Bool("read-only"), c.String("detach-key"))
 		},
@@ -318,8 +324,9 @@ func doAttach(c *cli.Context, name string, command []string, create, exclusive, 
 	code, err := attach.Run(attach.Options{
 		Socket: socket, Exe: exe, Name: name,
 		Create: create, Exclusive: exclusive, ReadOnly: readOnly, DetachKey: key,
-		Config: sessionConfig(c, command),
-		Stdin:  os.Stdin, Stdout: os.Stdout,
+		Restore: restoreMode(c),
+		Config:  sessionConfig(c, command),
+		Stdin:   os.Stdin, Stdout: os.Stdout,
 	})
 	// Run has restored the terminal: the error line reads cleanly after it.
 	if errors.Is(err, attach.ErrNoServer) {
@@ -329,6 +336,14 @@ func doAttach(c *cli.Context, name string, command []string, create, exclusive, 
 		return &exitError{code: code, err: err}
 	}
 	return nil
+}
+
+// restoreMode is wire.Attach.Restore for --restore (wr new has none).
+func restoreMode(c *cli.Context) string {
+	if c.String("restore") == wire.RestoreScreen {
+		return wire.RestoreScreen
+	}
+	return ""
 }
 
 func newCommand() *cli.Command {

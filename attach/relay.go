@@ -24,6 +24,7 @@ type Options struct {
 	Exclusive bool // fail if it exists (wr new)
 	ReadOnly  bool
 	DetachKey DetachKey
+	Restore   string // wire.Attach.Restore: "" or wire.RestoreScreen
 	Config    wire.SessionConfig
 	Stdin     *os.File
 	Stdout    *os.File
@@ -91,17 +92,23 @@ func Run(opts Options) (code int, err error) {
 }
 
 // attachRequest is the Attach that opts asks for, with the terminal's size
-// (0x0 when the input is not a terminal).
+// (0x0 when the input is not a terminal) and, when the output is one too,
+// its name (terminalID).
 func attachRequest(opts Options, fd int, isTerm bool) wire.Attach {
 	cols, rows := 0, 0
+	id := ""
 	if isTerm {
 		if w, h, err := term.GetSize(fd); err == nil {
 			cols, rows = w, h
+		}
+		if opts.Stdout != nil && isTerminal(opts.Stdout) {
+			id = terminalID(opts.Stdout)
 		}
 	}
 	return wire.Attach{
 		Name: opts.Name, Create: opts.Create, Exclusive: opts.Exclusive,
 		ReadOnly: opts.ReadOnly, Cols: cols, Rows: rows, Config: opts.Config,
+		Terminal: id, Restore: opts.Restore,
 	}
 }
 

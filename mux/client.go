@@ -34,9 +34,10 @@ type frame struct {
 // (writeLoop); a pending lone ESC adds a timer's.
 type client struct {
 	// Set by newClient, then only read.
-	id       int
-	readOnly bool
-	since    time.Time
+	id         int
+	readOnly   bool
+	since      time.Time
+	restoreAsk restoreRequest // what its restore draws (shown.go); set by serveAttach before it attaches
 	// conn is closed by writeLoop, its one writer, once the queue has
 	// drained (or a write failed); serveConn's deferred Close comes after
 	// the writer is done (serveAttach waits for done) and does nothing.

@@ -71,6 +71,7 @@ func (s *server) serveAttach(conn *net.UnixConn, req wire.Attach) {
 	s.mu.Unlock()
 
 	c := newClient(id, conn, req.ReadOnly, max(req.Cols, 0), max(req.Rows, 0))
+	c.restoreAsk = restoreRequestOf(req)
 	go c.writeLoop(func() { ss.resync(c) })
 	res := ss.attach(c, wire.Attached{Name: ss.name, ClientID: id, Created: created}, !created)
 	if created {

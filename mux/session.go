@@ -86,6 +86,10 @@ type session struct {
 	// it by the model, which answers queries when it is zero.
 	answerers atomic.Int32 // attached clients whose terminal can answer a query
 
+	// shown is guarded by mu: how far each terminal has been shown the
+	// scrollback (shown.go).
+	shown shownTerms
+
 	// inputTurn serialises writes to the PTY so inputs never interleave;
 	// sendTurn is held for a whole wr send, so two sends never interleave.
 	// Both can be waited for with a deadline: a send to a program that does
@@ -261,10 +265,7 @@ func (ss *session) attach(c *client, acc wire.Attached, restore bool) attachResu
 	// Size first: a client that takes the size sees the screen at its size.
 	ss.sizeAttachLocked(c)
 	ss.countAnswerersLocked()
-	if restore && c.cols > 0 {
-		ss.model.syncLocked() // the size may have just changed
-		c.sendRedraw(ss.model.scr.AppendRestore(nil))
-	}
+	ss.restoreLocked(c, restore) // shown.go
 	return attachLive
 }
 
@@ -293,8 +294,13 @@ func (ss *session) detach(c *client) {
 		c.escTimer = nil
 	}
 	c.inMu.Unlock()
-	ss.mu.Lock()
+	if c.restoreAsk.terminal != "" {
+		ss.lockModel() // for the scrollback it was shown (shown.go)
+	} else {
+		ss.mu.Lock()
+	}
 	if _, ok := ss.clients[c.id]; ok {
+		ss.recordShownLocked(c)
 		delete(ss.clients, c.id)
 		for i, o := range ss.order {
 			if o == c {
@@ -305,7 +311,11 @@ func (ss *session) detach(c *client) {
 		ss.countAnswerersLocked()
 		ss.sizeDetachLocked(c)
 	}
-	ss.mu.Unlock()
+	if c.restoreAsk.terminal != "" {
+		ss.unlockModel()
+	} else {
+		ss.mu.Unlock()
+	}
 	c.close(0, nil)
 	ss.srv.clientLeft()
 }

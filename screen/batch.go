@@ -1,6 +1,7 @@
 package screen
 
 import (
+	"bytes"
 	"encoding/binary"
 	"math/bits"
 )
@@ -34,7 +35,8 @@ var plainByte = func() (t [256]bool) {
 
 // WriteBatch writes chunks in order. The screen afterwards is exactly as if
 // each chunk had been passed to Write in turn (contents, scrollback, cursor,
-// pen, modes, parser state; replies are sent the same), but a long run of
+// pen, modes, parser state; replies are sent the same; ScrolledOff says
+// how it counts what is skipped), but a long run of
 // plain text whose every line is scrolled out of the scrollback by the rest
 // of the run is skipped rather than drawn.
 //
@@ -82,6 +84,11 @@ func (s *Screen) WriteBatch(chunks [][]byte) {
 			s.lastChar = rune(last)
 		}
 		s.skipped += cut - start
+		if s.g == s.primary {
+			// Its lines went through the scrollback: counted as its line
+			// feeds (ScrolledOff says why that is enough).
+			s.primary.pushed += uint64(countLFs(chunks, start, cut))
+		}
 	} else {
 		s.writeRange(chunks, start, cut)
 	}
@@ -280,4 +287,20 @@ func (s *Screen) draw(p []byte) {
 			s.yield()
 		}
 	}
+}
+
+// countLFs counts the line feeds in bytes [from, to) of the concatenated
+// chunks.
+func countLFs(chunks [][]byte, from, to int) int {
+	n, off := 0, 0
+	for _, p := range chunks {
+		if off >= to {
+			break
+		}
+		if lo, hi := max(from-off, 0), min(to-off, len(p)); lo < hi {
+			n += bytes.Count(p[lo:hi], []byte{'\n'})
+		}
+		off += len(p)
+	}
+	return n
 }

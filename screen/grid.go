@@ -105,6 +105,10 @@ type grid struct {
 	history    int // scrollback lines held, at most maxHistory
 	rows       int
 	maxHistory int // 0 for the alternate screen
+	// pushed counts the lines ever pushed into the scrollback (see
+	// Screen.ScrolledOff): scrollback line -1 is line pushed-1 of them, and
+	// the oldest held, -history, is line pushed-history.
+	pushed uint64
 
 	saved savedCursor // DECSC state, kept per screen as xterm does
 	kitty kittyFlags  // kitty keyboard flags, kept per screen as kitty does
@@ -129,6 +133,9 @@ func (g *grid) line(y int) *line { return &g.ring[g.slot(y)] }
 // scrollUp scrolls the whole screen up one line, the top line going into the
 // scrollback (or away, when there is none), and blanks the bottom line.
 func (g *grid) scrollUp(cols int, blank cell) {
+	if g.maxHistory > 0 {
+		g.pushed++
+	}
 	if g.history < g.maxHistory {
 		if g.history+g.rows == len(g.ring) {
 			g.grow()

@@ -149,6 +149,19 @@ func (g *grid) reflow(from, cols, rows int, autowrap bool, points []*cursorPos) 
 	ring := make([]line, t-first+rows)
 	copy(ring, out[first:min(n, t+rows)])
 	g.ring, g.head, g.history, g.rows = ring, 0, t-first, rows
+	// The count of lines pushed (Screen.ScrolledOff): rows pushed from the
+	// top of the screen are pushed lines. After a change of width the
+	// scrollback's rows are not the rows that were pushed, so they are
+	// all counted again, as new: a restore from a count taken before
+	// draws the whole scrollback once. Rows pulled back into the screen
+	// do not lower the count (it never goes down): when they scroll off
+	// again they count again.
+	switch {
+	case from != cols:
+		g.pushed += uint64(g.history)
+	case t > top:
+		g.pushed += uint64(t - top)
+	}
 
 	for i, p := range points {
 		m := marks[i+1]

@@ -35,8 +35,35 @@ const restorePrefix = "\x1b[?2026h" +
 // scroll region, which only restoring a cursor saved before the region
 // changed leads to. The cursor then lands on the region's nearest row.
 func (s *Screen) AppendRestore(dst []byte) []byte {
+	return s.AppendRestoreFrom(dst, 0)
+}
+
+// ScrolledOff counts the lines ever pushed into the primary screen's
+// scrollback: each line a scroll pushes from the top of the screen, and
+// each row a resize pushes up. It never goes down: lines dropped off the
+// far end of a full scrollback, or cleared (ED 3), leave it alone, and rows
+// a taller screen pulls back from the scrollback are counted again when
+// they scroll off again. The scrollback's newest line is line
+// ScrolledOff()-1 of them, and AppendRestoreFrom draws the scrollback from
+// any such count on.
+//
+// After a change of width, whose reflow lays the scrollback out again in
+// other rows, every row of the scrollback is counted again, as new, so a
+// restore from a count taken before the change draws the whole scrollback.
+// A batch that WriteBatch skips (it scrolls more than the whole scrollback
+// away) counts as its line feeds: the exact count of its scrolls does not
+// matter, as the part drawn after it pushes out everything the scrollback
+// held before.
+func (s *Screen) ScrolledOff() uint64 { return s.primary.pushed }
+
+// AppendRestoreFrom is AppendRestore with only the scrollback lines from
+// line from on (counted as ScrolledOff counts; those that have fallen off
+// the far end are not there to draw). A terminal that was shown the
+// scrollback up to from is brought up to date without a line twice;
+// from = ScrolledOff() draws no scrollback, only the screen.
+func (s *Screen) AppendRestoreFrom(dst []byte, from uint64) []byte {
 	p := painter{s: s, b: append(dst, restorePrefix...), links: true}
-	p.appendPrimary()
+	p.appendPrimary(from)
 	if s.onAlt {
 		p.appendAlt()
 	}
@@ -57,12 +84,18 @@ func (s *Screen) AppendRestore(dst []byte) []byte {
 	return append(p.b, "\x1b[?2026l"...)
 }
 
-// appendPrimary draws the scrollback and the primary screen, one line after
-// another: the terminal scrolls the scrollback off the top and ends showing
-// the screen.
-func (p *painter) appendPrimary() {
+// appendPrimary draws the scrollback from line from on (see ScrolledOff)
+// and the primary screen, one line after another: the terminal scrolls the
+// scrollback off the top and ends showing the screen.
+func (p *painter) appendPrimary(from uint64) {
 	s, g := p.s, p.s.primary
-	for y := -g.history; y < s.rows; y++ {
+	first := -g.history
+	if from >= g.pushed {
+		first = 0
+	} else if n := g.pushed - from; n < uint64(g.history) {
+		first = -int(n)
+	}
+	for y := first; y < s.rows; y++ {
 		l := g.line(y)
 		wrapsItself := p.paintLine(l.cells)
 		p.setStyle(0) // before the line feed: a scroll fills with the pen's background

@@ -127,7 +127,18 @@ type Attach struct {
 	Cols      int           `json:"cols"`
 	Rows      int           `json:"rows"`
 	Config    SessionConfig `json:"config"`
+	// Terminal names the client's terminal so that a reattach from it
+	// draws only the scrollback it has not been shown (an opaque string:
+	// see attach.terminalID); empty when there is none. Since minor 2.
+	Terminal string `json:"terminal,omitempty"`
+	// Restore is what the restore draws: RestoreScreen, the screen only;
+	// empty, the scrollback the terminal has not been shown and the
+	// screen. Since minor 2.
+	Restore string `json:"restore,omitempty"`
 }
+
+// RestoreScreen in Attach.Restore: draw the screen, never the scrollback.
+const RestoreScreen = "screen"
 
 // Attached accepts an Attach.
 type Attached struct {

@@ -170,6 +170,8 @@ var messages = []struct {
 		`{"pid":7,"version":"0.1.0","uptime_seconds":1.5,"sessions":2,"socket":"/tmp/wr-0/default.sock","goroutines":4,"heap_kib":4096}`},
 	{wire.TypeAttach, &wire.Attach{Name: "work", Create: true, Exclusive: true, ReadOnly: true, Cols: 80, Rows: 24, Config: wire.SessionConfig{Cols: 80, Rows: 24}},
 		`{"name":"work","create":true,"exclusive":true,"read_only":true,"cols":80,"rows":24,"config":{"cols":80,"rows":24}}`},
+	{wire.TypeAttach, &wire.Attach{Name: "work", Cols: 80, Rows: 24, Terminal: "8801:4242", Restore: wire.RestoreScreen},
+		`{"name":"work","create":false,"cols":80,"rows":24,"config":{"cols":0,"rows":0},"terminal":"8801:4242","restore":"screen"}`},
 	{wire.TypeAttached, &wire.Attached{Name: "work", ClientID: 5, Created: true},
 		`{"name":"work","client_id":5,"created":true}`},
 	{wire.TypeResize, &wire.Resize{Cols: 132, Rows: 50}, `{"cols":132,"rows":50}`},
