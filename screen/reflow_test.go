@@ -379,7 +379,11 @@ func TestReflowRestore(t *testing.T) {
 // screen hold every line written, once, in order, as long as the scrollback
 // never filled.
 func TestResizeProperty(t *testing.T) {
-	for seed := range uint64(200) {
+	seeds := uint64(200)
+	if raceEnabled {
+		seeds = 50 // single-goroutine code: the detector only slows it
+	}
+	for seed := range seeds {
 		r := rand.New(rand.NewPCG(seed, 15))
 		cols, rows := 10+r.IntN(191), 3+r.IntN(58)
 		s := New(cols, rows, 100000)
