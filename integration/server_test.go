@@ -127,8 +127,13 @@ func TestPeerCredentialsRefuseOtherUser(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { _ = srv.Process.Kill(); _ = srv.Wait() })
+	// The socket file exists from bind(2); connections are taken only from
+	// listen(2), a moment later.
 	e.eventually("the server to listen", func() bool {
-		_, err := os.Stat(e.socket)
+		c, err := net.Dial("unix", e.socket)
+		if err == nil {
+			c.Close()
+		}
 		return err == nil
 	})
 	_, f := handshake(t, e.socket, wire.ProtocolMajor)
