@@ -464,8 +464,10 @@ func (t *byteTable) grow(r rune) int32 {
 
 // compact keeps the first reserved entries and those used marks,
 // renumbered in order, and returns their new numbers (-1: dropped).
-// The caller has closed the open entry first.
-func (t *byteTable) compact(used []bool, reserved int) []int32 {
+// The caller has closed the open entry first. slack is the new entries
+// the table takes past as many again as it keeps before the next
+// compaction is due.
+func (t *byteTable) compact(used []bool, reserved, slack int) []int32 {
 	old := *t
 	newIDs := make([]int32, old.len())
 	live, liveBytes := 0, 0
@@ -475,11 +477,12 @@ func (t *byteTable) compact(used []bool, reserved int) []int32 {
 			liveBytes += len(old.bytes(int32(i)))
 		}
 	}
-	// Room for as many again: the table takes at least that many new
-	// entries before the next compaction, unless the screen goes quiet.
-	t.data = make([]byte, 0, 2*liveBytes)
-	t.ends = make([]uint32, 0, 2*live)
-	t.hashes = make([]uint32, 0, 2*live)
+	// Room for as many again and the slack: the table takes that many new
+	// entries before the next compaction, unless the screen goes quiet,
+	// and growing the arrays on the way would copy them.
+	t.data = make([]byte, 0, 2*liveBytes+slack*(liveBytes/max(live, 1)+1))
+	t.ends = make([]uint32, 0, 2*live+slack)
+	t.hashes = make([]uint32, 0, 2*live+slack)
 	for i := range newIDs {
 		newIDs[i] = -1
 		if i < reserved || used[i] {
@@ -489,7 +492,7 @@ func (t *byteTable) compact(used []bool, reserved int) []int32 {
 			t.hashes = append(t.hashes, old.hashes[i])
 		}
 	}
-	t.index.rebuild(&old.index, 2*(live-reserved), func(id int32, h uint32) (int32, uint32, bool) {
+	t.index.rebuild(&old.index, 2*(live-reserved)+slack, func(id int32, h uint32) (int32, uint32, bool) {
 		return newIDs[id], h, newIDs[id] >= 0
 	})
 	t.compacted(live)
@@ -675,7 +678,8 @@ func (s *Screen) compact() {
 	for _, p := range pens {
 		usedLink[p.link] = true
 	}
-	linkMap := s.links.compact(usedLink, 1) // and the reserved "no link"
+	slack := s.slack()
+	linkMap := s.links.compact(usedLink, 1, slack) // and the reserved "no link"
 	for _, p := range pens {
 		p.link = uint32(linkMap[p.link])
 	}
@@ -683,7 +687,7 @@ func (s *Screen) compact() {
 	styleMap := make([]styleID, len(s.styles.list))
 	old := s.styles
 	live := countTrue(usedStyle)
-	s.styles.list = append(make([]style, 0, 2*live), style{}) // and the pen's
+	s.styles.list = append(make([]style, 0, 2*live+slack), style{}) // and the pen's
 	for i, st := range old.list {
 		if i == 0 || !usedStyle[i] {
 			continue
@@ -694,12 +698,12 @@ func (s *Screen) compact() {
 	}
 	// styleMap holds 0 for the styles dropped: the default style is not
 	// in the index.
-	s.styles.index.rebuild(&old.index, 2*live, func(id int32, h uint32) (int32, uint32, bool) {
+	s.styles.index.rebuild(&old.index, 2*live+slack, func(id int32, h uint32) (int32, uint32, bool) {
 		n := styleMap[id]
 		return int32(n), h, n != 0
 	})
 
-	clusterMap := s.clusters.compact(usedCluster, 0)
+	clusterMap := s.clusters.compact(usedCluster, 0, slack)
 
 	s.forEachLine(func(l *line) {
 		for i := range l.cells {
