@@ -3,6 +3,9 @@ package screen
 import (
 	"bytes"
 	"unicode/utf8"
+
+	"github.com/charmbracelet/x/ansi"
+	"github.com/charmbracelet/x/ansi/parser"
 )
 
 // osc is the parser's handler for OSC sequences. data is the whole payload,
@@ -36,6 +39,50 @@ func (s *Screen) osc(cmd int, data []byte) {
 			s.penChanged()
 		}
 	}
+}
+
+// oscString is the fast path for an OSC string the parser has just
+// started, whose payload is b's first bytes: when b also holds its
+// terminator (BEL, ST or ESC, with nothing the parser would ignore or
+// cancel on before it), it hands the payload to osc at once, as the parser
+// would at the terminator, leaves the parser in the state the terminator
+// leaves it, and returns the bytes it read. Otherwise (the string goes on
+// past this Write, say) it returns 0 and the parser reads b a byte at a
+// time.
+func (s *Screen) oscString(b []byte) int {
+	j := 0
+	for j < len(b) && b[j] >= 0x20 && b[j] != 0x9c {
+		j++
+	}
+	if j == len(b) || b[j] != 0x07 && b[j] != 0x1b && b[j] != 0x9c {
+		return 0
+	}
+	// The parser keeps the first oscDataSize bytes, and reads the command
+	// as their leading digits.
+	data := b[:min(j, oscDataSize)]
+	cmd := parser.MissingCommand
+	for _, d := range data {
+		if d < '0' || d > '9' {
+			break
+		}
+		if cmd == parser.MissingCommand {
+			cmd = 0
+		}
+		cmd = cmd*10 + int(d-'0')
+	}
+	s.osc(cmd, data)
+	s.parser.Reset()
+	if b[j] != 0x1b {
+		return j + 1
+	}
+	if j+1 < len(b) && b[j+1] == '\\' {
+		// ST: the parser would dispatch ESC \ next.
+		s.esc(ansi.Cmd('\\'))
+		return j + 2
+	}
+	// An ESC that ends the string starts an escape sequence.
+	s.parser.Advance(0x1b)
+	return j + 1
 }
 
 // appendClean appends the printable characters of b: valid UTF-8 without C0

@@ -177,7 +177,7 @@ func (s *Screen) combine(r rune) {
 		if len(s.clusters.bytes(c.r))+utf8.RuneLen(r) > maxClusterBytes || !s.clusters.fits(utf8.RuneLen(r)) {
 			return
 		}
-		c.r = s.clusters.grow(r)
+		s.clusters.grow(r)
 		s.joining = r == zwj
 		return
 	}

@@ -196,8 +196,12 @@ func (s *Screen) Write(p []byte) (int, error) {
 		if s.parser == nil {
 			s.takeParser()
 		}
+		prev := s.parser.State()
 		s.parser.Advance(p[i])
 		i++
+		if prev != parser.OscStringState && s.parser.State() == parser.OscStringState {
+			i += s.oscString(p[i:])
+		}
 	}
 	s.releaseParser()
 	return len(p), nil

@@ -298,7 +298,8 @@ func (t *styleTable) add(st *style, h uint32) styleID {
 // it is ever shown, so a new cluster is left open: the last entry, not in
 // the index yet (lookups compare it on their own), referred to by one cell,
 // openCell, to which the next combining character adds itself in place
-// (see grow) rather than interning one more entry. Cells are moved (by
+// (see grow) rather than interning one more entry. It is looked up in the
+// index only when it is closed (see close). Cells are moved (by
 // insertions and deletions, in place) but never copied, and a cell that
 // holds the open entry at openCell's address is the one combine made it
 // for: no other cell refers to it. (A Resize that copies cells to new
@@ -312,7 +313,6 @@ type byteTable struct {
 
 	open     int32 // the open entry, or -1
 	openCell *cell
-	openHash uint32 // its hash
 	entryCounts
 }
 
@@ -400,18 +400,41 @@ func (t *byteTable) lookupIndex(b []byte, h uint32) (int32, bool) {
 	return 0, false
 }
 
-// close indexes the open entry, if any, and returns its index.
+// close indexes the open entry, if any, and returns its index. The open
+// entry is not looked up while it grows: if the index holds an equal entry
+// by now, close returns that one's index, and drops the open one, its cell
+// made to refer to the equal one.
 func (t *byteTable) close() int32 {
 	id := t.open
-	if id >= 0 {
-		t.index.insert(t.openHash, id)
-		t.open, t.openCell = -1, nil
+	if id < 0 {
+		return id
 	}
+	c := t.openCell
+	t.open, t.openCell = -1, nil
+	text := t.bytes(id)
+	h := hashBytes(text)
+	t.hashes[id] = h
+	if other, ok := t.lookupIndex(text, h); ok {
+		if c == nil || c.flags&cellCluster == 0 || c.r != id {
+			// The cell was moved away (or written over): one that may
+			// still refer to the entry cannot be found, so it stays, out
+			// of the index, and the next compaction keeps it if used.
+			return other
+		}
+		t.data = t.data[:t.ends[id]-uint32(len(text))]
+		t.ends = t.ends[:id]
+		t.hashes = t.hashes[:id]
+		t.added--
+		c.r = other
+		return other
+	}
+	t.index.insert(h, id)
 	return id
 }
 
-// add appends b, which the caller has looked up, under hash h. With a
-// cell (which the caller makes refer to it) it is left open.
+// add appends b under hash h. Without a cell the caller has looked b up.
+// With one (which the caller makes refer to it) it is left open, and looked
+// up when it is closed: h is not used.
 func (t *byteTable) add(b []byte, h uint32, c *cell) int32 {
 	t.close()
 	id := int32(len(t.ends))
@@ -419,7 +442,7 @@ func (t *byteTable) add(b []byte, h uint32, c *cell) int32 {
 	t.ends = append(t.ends, uint32(len(t.data)))
 	t.hashes = append(t.hashes, h)
 	if c != nil {
-		t.open, t.openCell, t.openHash = id, c, h
+		t.open, t.openCell = id, c
 	} else {
 		t.index.insert(h, id)
 	}
@@ -436,36 +459,20 @@ func (t *byteTable) growable(c *cell) bool {
 // bits.
 func (t *byteTable) fits(n int) bool { return len(t.data)+n <= math.MaxUint32 }
 
-// grow appends r to the open entry, which only growable's cell refers to,
-// and returns the index the cell is to hold: the open entry's, or an equal
-// entry's already indexed, in which case the open entry is dropped.
-func (t *byteTable) grow(r rune) int32 {
-	id := t.open
-	start := uint32(0)
-	if id > 0 {
-		start = t.ends[id-1]
-	}
+// grow appends r to the open entry, which only growable's cell refers to.
+// Whether the index holds an equal entry is only asked when the entry is
+// closed: a cluster of n characters is looked up once, not n-1 times.
+func (t *byteTable) grow(r rune) {
 	t.data = utf8.AppendRune(t.data, r)
-	text := t.data[start:]
-	h := hashBytes(text)
-	if other, ok := t.lookupIndex(text, h); ok {
-		t.data = t.data[:start]
-		t.ends = t.ends[:id]
-		t.hashes = t.hashes[:id]
-		t.open, t.openCell = -1, nil
-		t.added--
-		return other
-	}
-	t.ends[id] = uint32(len(t.data))
-	t.hashes[id] = h
-	t.openHash = h
-	return id
+	t.ends[t.open] = uint32(len(t.data))
 }
 
 // compact keeps the first reserved entries and those used marks,
 // renumbered in order, and returns their new numbers (-1: dropped).
-// The caller has closed the open entry first.
-func (t *byteTable) compact(used []bool, reserved int) []int32 {
+// The caller has closed the open entry first. slack is the new entries
+// the table takes past as many again as it keeps before the next
+// compaction is due.
+func (t *byteTable) compact(used []bool, reserved, slack int) []int32 {
 	old := *t
 	newIDs := make([]int32, old.len())
 	live, liveBytes := 0, 0
@@ -475,11 +482,12 @@ func (t *byteTable) compact(used []bool, reserved int) []int32 {
 			liveBytes += len(old.bytes(int32(i)))
 		}
 	}
-	// Room for as many again: the table takes at least that many new
-	// entries before the next compaction, unless the screen goes quiet.
-	t.data = make([]byte, 0, 2*liveBytes)
-	t.ends = make([]uint32, 0, 2*live)
-	t.hashes = make([]uint32, 0, 2*live)
+	// Room for as many again and the slack: the table takes that many new
+	// entries before the next compaction, unless the screen goes quiet,
+	// and growing the arrays on the way would copy them.
+	t.data = make([]byte, 0, 2*liveBytes+slack*(liveBytes/max(live, 1)+1))
+	t.ends = make([]uint32, 0, 2*live+slack)
+	t.hashes = make([]uint32, 0, 2*live+slack)
 	for i := range newIDs {
 		newIDs[i] = -1
 		if i < reserved || used[i] {
@@ -489,7 +497,7 @@ func (t *byteTable) compact(used []bool, reserved int) []int32 {
 			t.hashes = append(t.hashes, old.hashes[i])
 		}
 	}
-	t.index.rebuild(&old.index, 2*(live-reserved), func(id int32, h uint32) (int32, uint32, bool) {
+	t.index.rebuild(&old.index, 2*(live-reserved)+slack, func(id int32, h uint32) (int32, uint32, bool) {
 		return newIDs[id], h, newIDs[id] >= 0
 	})
 	t.compacted(live)
@@ -574,22 +582,22 @@ func (s *Screen) eraseStyle() styleID {
 
 func (s *Screen) blank() cell { return blankCell(s.eraseStyle()) }
 
-// internCluster returns the cluster index of text, or -1 if the table is full
-// of live clusters. A new cluster is left open (see byteTable.grow): the
-// caller's cell is the only one that refers to it.
+// internCluster returns the cluster index of text for cell c, or -1 if the
+// table is full of live clusters. The cluster is left open (see
+// byteTable.grow), c the only cell that refers to it, and only looked up
+// when it is closed, which may change c's index to an equal entry's.
 func (s *Screen) internCluster(text []byte, c *cell) int32 {
-	h := hashBytes(text)
-	if id, ok := s.clusters.lookup(text, h); ok {
-		return id
-	}
 	if s.clusters.due(s.slack()) {
 		s.compact()
 	}
 	if s.clusters.len() >= maxClusters || !s.clusters.fits(len(text)) {
+		if id, ok := s.clusters.lookup(text, hashBytes(text)); ok {
+			return id
+		}
 		s.clusters.added++
 		return -1
 	}
-	return s.clusters.add(text, h, c)
+	return s.clusters.add(text, 0, c)
 }
 
 // internLink returns the link index of "params;uri", or 0 if the table is
@@ -675,7 +683,8 @@ func (s *Screen) compact() {
 	for _, p := range pens {
 		usedLink[p.link] = true
 	}
-	linkMap := s.links.compact(usedLink, 1) // and the reserved "no link"
+	slack := s.slack()
+	linkMap := s.links.compact(usedLink, 1, slack) // and the reserved "no link"
 	for _, p := range pens {
 		p.link = uint32(linkMap[p.link])
 	}
@@ -683,7 +692,7 @@ func (s *Screen) compact() {
 	styleMap := make([]styleID, len(s.styles.list))
 	old := s.styles
 	live := countTrue(usedStyle)
-	s.styles.list = append(make([]style, 0, 2*live), style{}) // and the pen's
+	s.styles.list = append(make([]style, 0, 2*live+slack), style{}) // and the pen's
 	for i, st := range old.list {
 		if i == 0 || !usedStyle[i] {
 			continue
@@ -694,12 +703,12 @@ func (s *Screen) compact() {
 	}
 	// styleMap holds 0 for the styles dropped: the default style is not
 	// in the index.
-	s.styles.index.rebuild(&old.index, 2*live, func(id int32, h uint32) (int32, uint32, bool) {
+	s.styles.index.rebuild(&old.index, 2*live+slack, func(id int32, h uint32) (int32, uint32, bool) {
 		n := styleMap[id]
 		return int32(n), h, n != 0
 	})
 
-	clusterMap := s.clusters.compact(usedCluster, 0)
+	clusterMap := s.clusters.compact(usedCluster, 0, slack)
 
 	s.forEachLine(func(l *line) {
 		for i := range l.cells {

@@ -3,6 +3,7 @@ package screen
 import (
 	"fmt"
 	"strconv"
+	"strings"
 	"testing"
 	"unicode/utf8"
 )
@@ -151,8 +152,8 @@ func TestFewLiveManyNew(t *testing.T) {
 
 // TestClusterGrowsInPlace: a cluster that one cell has just made grows as
 // more combining characters join it, without touching another cell that
-// holds what it was, and becomes an existing equal entry when it grows
-// into one.
+// holds what it was, and becomes an existing equal entry when it has grown
+// into one and is closed.
 func TestClusterGrowsInPlace(t *testing.T) {
 	cellText := func(s *Screen, x int) string { return string(s.cellText(nil, cellAt(s, x, 0))) }
 	s := New(20, 3, 10)
@@ -168,6 +169,7 @@ func TestClusterGrowsInPlace(t *testing.T) {
 	// The same three-mark cluster twice: one entry, grown once.
 	n := s.clusters.len()
 	s.Write([]byte("e\u0301\u0302\u0303e\u0301\u0302\u0303"))
+	s.clusters.close() // the second is looked up when it is closed
 	if got := s.clusters.len() - n; got != 1 {
 		t.Errorf("%d new clusters, want 1: %q", got, s.clusters.texts())
 	}
@@ -189,6 +191,34 @@ func TestClusterGrowsInPlace(t *testing.T) {
 		t.Errorf("cell 6 %q, want %q", got, want)
 	}
 	r := New(40, 3, 10)
+	r.Write(s.AppendRestore(nil))
+	if d := diffModels(s, r, true); len(d) > 0 {
+		t.Fatalf("restore differs:\n%s", joinDiffs(d))
+	}
+}
+
+// TestClusterMovedBeforeClose: an open cluster equal to an indexed one,
+// whose cell an insertion moves before it is closed, keeps its text
+// through the close and a compaction.
+func TestClusterMovedBeforeClose(t *testing.T) {
+	cellText := func(s *Screen, x int) string { return string(s.cellText(nil, cellAt(s, x, 0))) }
+	s := New(20, 3, 10)
+	s.Write([]byte("a\u0301a\u0301\x1b[D\x1b[@b\u0301\x1b[Cc\u0302"))
+	want := []string{"a\u0301", "b\u0301", "a\u0301", "c\u0302"}
+	check := func(when string) {
+		t.Helper()
+		for x, w := range want {
+			if got := cellText(s, x); got != w {
+				t.Errorf("%s: cell %d %q, want %q", when, x, got, w)
+			}
+		}
+	}
+	check("written")
+	s.compact()
+	check("compacted")
+	s.Write([]byte("\r\n" + strings.Repeat("d\u0301\u0302", 10)))
+	check("more clusters")
+	r := New(20, 3, 10)
 	r.Write(s.AppendRestore(nil))
 	if d := diffModels(s, r, true); len(d) > 0 {
 		t.Fatalf("restore differs:\n%s", joinDiffs(d))
