@@ -211,7 +211,14 @@ func (ss *session) attach(c *client, accepted []byte, restore bool) bool {
 	// Size first: a client that takes the size sees the screen at its size.
 	ss.sizeAttachLocked(c)
 	ss.countAnswerersLocked()
-	if restore && c.cols > 0 {
+	ss.reviewViewsLocked()
+	switch {
+	case c.view != nil:
+		// A terminal of another size: its first frame, drawn at its size,
+		// with no scrollback (view.go).
+		ss.model.syncLocked()
+		ss.drawLocked(c, true)
+	case restore && c.cols > 0:
 		ss.model.syncLocked() // the size may have just changed
 		c.sendRedraw(ss.model.scr.AppendRestore(nil))
 	}
@@ -222,7 +229,15 @@ func (ss *session) attach(c *client, accepted []byte, restore bool) bool {
 // has drained what it had. Output dropped while it lagged is not replayed.
 func (ss *session) resync(c *client) {
 	ss.lockModel()
-	c.resyncIfLaggingLocked(ss.model.scr)
+	if c.view != nil && !ss.ended && ss.clients[c.id] == c {
+		// A drawn client that fell behind: the difference (view.go).
+		c.queueMu.Lock()
+		c.lagging = false
+		c.queueMu.Unlock()
+		ss.drawLocked(c, false)
+	} else {
+		c.resyncIfLaggingLocked(ss.model.scr)
+	}
 	ss.unlockModel()
 }
 

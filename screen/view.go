@@ -283,3 +283,9 @@ func (s *Screen) AppendViewHandoff(dst []byte, v *View) []byte {
 	v.valid = false
 	return append(p.b, "\x1b[?2026l"...)
 }
+
+// Cursor is the cursor's position (0-based) on the active screen and
+// whether it is shown.
+func (s *Screen) Cursor() (x, y int, visible bool) {
+	return s.x, s.y, s.modes.has(modeCursorVisible)
+}
