@@ -49,6 +49,5 @@ func BenchmarkOtherSize(b *testing.B) {
 		b.ReportMetric(one, "wr1-MiB/s")
 		b.ReportMetric(two, "wr1+drawn-MiB/s")
 		b.ReportMetric(two/one, "drawn/one")
-		b.ReportMetric(float64(100*30*8), "drawn-client-shadow-bytes")
 	}
 }

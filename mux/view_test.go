@@ -87,3 +87,42 @@ func TestDrawnClientSwitches(t *testing.T) {
 		t.Fatalf("the drawn old owner shows %q, the model %q", got, want)
 	}
 }
+
+// A drawn client that has not written its last update is not sent another:
+// once its writer has drained, resync sends it the difference.
+func TestDrawnClientBehind(t *testing.T) {
+	ss := sizeSession(80, 24, &fakePTY{})
+	a, b0 := net.Pipe()
+	t.Cleanup(func() { a.Close(); b0.Close() })
+	owner := newClient(1, a, false, 80, 24)
+	c, d := net.Pipe()
+	t.Cleanup(func() { c.Close(); d.Close() })
+	drawn := newClient(2, c, false, 60, 20)
+	ss.attach(owner, nil, false)
+	ss.attach(drawn, nil, true)
+	term := screen.New(60, 20, 0)
+	ss.fanOut([]byte("one\r\n"))
+	ss.drawFrame(drawn) // the first frame is still queued: nothing more
+	drawn.queueMu.Lock()
+	n := len(drawn.queue)
+	drawn.queueMu.Unlock()
+	if !drawn.isLagging() {
+		t.Fatal("a drawn client with its update unwritten is not marked behind")
+	}
+	ss.fanOut([]byte("two\r\n"))
+	ss.drawFrame(drawn)
+	drawn.queueMu.Lock()
+	if len(drawn.queue) != n {
+		t.Fatalf("queued %d frames, then %d: updates pile up", n, len(drawn.queue))
+	}
+	drawn.queueMu.Unlock()
+	terminalOf(drawn, term) // the writer drains, then asks for a redraw
+	ss.resync(drawn)
+	terminalOf(drawn, term)
+	if got := textOf(term); got != "one\ntwo\n" {
+		t.Fatalf("the drawn client shows %q", got)
+	}
+	if drawn.isLagging() {
+		t.Fatal("still lagging after the resync")
+	}
+}

@@ -190,3 +190,22 @@ func TestViewMemory(t *testing.T) {
 		t.Fatalf("a view of 80x24 holds %d bytes, more than %d", got, want)
 	}
 }
+
+// BenchmarkViewUpdate: a line of output scrolls a 120x35 screen, and an
+// 80x24 view of it is updated. It reports the view's memory: one screen of
+// cells at the client's size (and one row of scratch).
+func BenchmarkViewUpdate(b *testing.B) {
+	s := New(120, 35, 0)
+	for i := range 100 {
+		fmt.Fprintf(s, "line %d of the output, long enough to be cut by the view's right edge at column 80 .....\r\n", i)
+	}
+	v := NewView(80, 24)
+	buf := s.AppendViewUpdate(nil, v)
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := range b.N {
+		fmt.Fprintf(s, "line %d\r\n", i)
+		buf = s.AppendViewUpdate(buf[:0], v)
+	}
+	b.ReportMetric(float64(v.Bytes()), "view-bytes")
+}
