@@ -163,14 +163,17 @@ func TestOwnerDetachSnapsToRemaining(t *testing.T) {
 }
 
 // A terminal answer reaches the application once, however many clients'
-// terminals answer it: only the owner's answer goes through.
+// terminals answer it: only the owner's answer goes through. The clients
+// are all of the session's size, so all are sent the program's bytes, the
+// query included (a client of another size is drawn from the model, and a
+// drawing never holds a query).
 func TestQueryAnsweredOnce(t *testing.T) {
 	e := newEnv(t)
 	out := filepath.Join(e.dir, "answers")
 	app := fmt.Sprintf(`stty raw -echo min 0 time 20; echo READY; read go; printf '\033[c'; cat > %s; echo COLLECTED`, out)
 	clients := []*term{e.term(80, 24, "attach", "q", "--", "sh", "-c", app)}
 	clients[0].expect("READY")
-	clients = append(clients, e.term(90, 25, "attach", "q"), e.term(100, 30, "attach", "q"))
+	clients = append(clients, e.term(80, 24, "attach", "q"), e.term(80, 24, "attach", "q"))
 	e.eventually("three clients", func() bool { s, _ := e.session("q"); return s.Clients == 3 })
 	clients[0].send("\r") // the owner acts: the app sends its query now
 	for i, c := range clients {

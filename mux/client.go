@@ -7,6 +7,7 @@ import (
 	"syscall"
 	"time"
 
+	"wr/screen"
 	"wr/wire"
 )
 
@@ -47,6 +48,15 @@ type client struct {
 	// Guarded by the session's mu: written by the size rules and resize,
 	// read by the fan-out (budget) and the redraws.
 	cols, rows int
+	// A client whose terminal is not the session's size is drawn from the
+	// model (view.go): view is what its terminal shows (nil: it is sent the
+	// program's bytes), at viewCols x viewRows; frame is its frame timer,
+	// armed while frameArmed. Guarded by the session's mu, and drawn with
+	// the model's lock held too.
+	view               *screen.View
+	viewCols, viewRows int
+	frame              *time.Timer
+	frameArmed         bool
 
 	// Input side, guarded by inMu: the connection's reader and the lone-ESC
 	// timer both classify. inMu is held while the input is forwarded, so it
@@ -154,6 +164,18 @@ func (c *client) budget() int {
 // exactly the output after it. A relay gets a plain-text notice instead: a
 // drawing is no use to a pipe.
 func (c *client) resyncIfLaggingLocked(scr interface{ AppendRestore([]byte) []byte }) {
+	if c.view != nil {
+		// A drawn client gets the screen as a difference: what changed
+		// since its last update (view.go).
+		c.queueMu.Lock()
+		lagging := c.lagging && !c.closing
+		c.lagging = false
+		c.queueMu.Unlock()
+		if s, ok := scr.(*screen.Screen); ok && (lagging || c.frameArmed) {
+			c.sendRedraw(s.AppendViewUpdate(nil, c.view))
+		}
+		return
+	}
 	c.queueMu.Lock()
 	lagging := c.lagging && !c.closing
 	if lagging {

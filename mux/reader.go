@@ -173,6 +173,10 @@ func (ss *session) fanOut(chunk []byte) {
 	ss.mu.Lock()
 	ss.model.pushLocked(modelOp{chunk: chunk})
 	for _, c := range ss.order {
+		if c.view != nil {
+			ss.frameLocked(c) // drawn from the model (view.go)
+			continue
+		}
 		c.send(wire.TypeOutput, chunk)
 	}
 	ss.mu.Unlock()

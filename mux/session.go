@@ -247,8 +247,13 @@ func (ss *session) attach(c *client, acc wire.Attached, restore bool) attachResu
 		acc.Exited = true
 		accepted, _ := wire.Encode(acc)
 		c.send(wire.TypeAttached, accepted)
-		if c.cols > 0 {
+		switch {
+		case c.cols <= 0:
+		case c.cols == ss.cols && c.rows == ss.rows:
 			c.sendRedraw(ss.model.scr.AppendRestore(nil))
+		default:
+			// Drawn to fit the terminal, as a live session's would be.
+			c.sendRedraw(ss.model.scr.AppendViewUpdate(nil, screen.NewView(c.cols, c.rows)))
 		}
 		exited, _ := wire.Encode(wire.Exited{Code: ss.code})
 		c.close(wire.TypeExited, exited)
@@ -265,7 +270,15 @@ func (ss *session) attach(c *client, acc wire.Attached, restore bool) attachResu
 	// Size first: a client that takes the size sees the screen at its size.
 	ss.sizeAttachLocked(c)
 	ss.countAnswerersLocked()
-	ss.restoreLocked(c, restore) // shown.go
+	ss.reviewViewsLocked()
+	if c.view != nil {
+		// A terminal of another size: its first frame, drawn at its size,
+		// with no scrollback (view.go); it has been shown none (shown.go).
+		ss.model.syncLocked()
+		ss.drawLocked(c, true)
+	} else {
+		ss.restoreLocked(c, restore) // shown.go
+	}
 	return attachLive
 }
 
@@ -273,7 +286,15 @@ func (ss *session) attach(c *client, acc wire.Attached, restore bool) attachResu
 // has drained what it had. Output dropped while it lagged is not replayed.
 func (ss *session) resync(c *client) {
 	ss.lockModel()
-	c.resyncIfLaggingLocked(ss.model.scr)
+	if c.view != nil && !ss.ended && ss.clients[c.id] == c {
+		// A drawn client that fell behind: the difference (view.go).
+		c.queueMu.Lock()
+		c.lagging = false
+		c.queueMu.Unlock()
+		ss.drawLocked(c, false)
+	} else {
+		c.resyncIfLaggingLocked(ss.model.scr)
+	}
 	ss.unlockModel()
 }
 

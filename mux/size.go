@@ -15,6 +15,7 @@ func (ss *session) sizeAttachLocked(c *client) {
 // sizeResizeLocked records a client's size; only the owner's is applied.
 func (ss *session) sizeResizeLocked(c *client, cols, rows int) {
 	c.cols, c.rows = cols, rows
+	defer ss.reviewViewsLocked() // the client's own size may now differ from the session's
 	switch {
 	case ss.owner == c && !c.canOwn():
 		ss.owner = nil
@@ -65,4 +66,5 @@ func (ss *session) applySizeLocked(c *client) {
 	}
 	ss.cols, ss.rows = c.cols, c.rows
 	ss.model.pushLocked(modelOp{cols: c.cols, rows: c.rows})
+	ss.reviewViewsLocked() // each client is drawn or sent the bytes at this point
 }

@@ -1,0 +1,163 @@
+//go:build linux
+
+package integration
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"wr/screen"
+)
+
+// termScreen is what a client's terminal shows: its output fed to the
+// project's own screen model, as the terminal.
+func termScreen(tm *term, cols, rows int) *screen.Screen {
+	s := screen.New(cols, rows, 0)
+	_, _ = s.Write(tm.output())
+	return s
+}
+
+// rowsOf is a screen's text, one string per row, trailing blanks trimmed.
+func rowsOf(s *screen.Screen, rows int) []string {
+	text := strings.TrimSuffix(string(s.AppendText(nil, screen.TextOptions{})), "\n")
+	lines := strings.Split(text, "\n")
+	if text == "" {
+		lines = nil
+	}
+	for len(lines) < rows {
+		lines = append(lines, "")
+	}
+	return lines[:rows]
+}
+
+// cut is columns [from, from+n) of an ASCII row, trailing blanks trimmed.
+func cut(row string, from, n int) string {
+	if from >= len(row) {
+		return ""
+	}
+	row = row[from:]
+	if len(row) > n {
+		row = row[:n]
+	}
+	return strings.TrimRight(row, " ")
+}
+
+// viewportDiff says how the terminal of a client of another size (small)
+// differs from the viewport of the session's screen (big, the terminal of
+// a client of the session's size) that keeps the cursor in view: the
+// offset is where the cursors say, and must keep the viewport in the
+// screen; "" when it shows exactly that.
+func viewportDiff(big *screen.Screen, bc, br int, small *screen.Screen, sc, sr int) string {
+	bx, by, bv := big.Cursor()
+	sx, sy, sv := small.Cursor()
+	ox, oy := bx-sx, by-sy
+	if ox < 0 || oy < 0 || ox > max(0, bc-sc) || oy > max(0, br-sr) {
+		return fmt.Sprintf("cursor %d,%d on the screen, %d,%d on the terminal: no viewport", bx, by, sx, sy)
+	}
+	if bv != sv {
+		return fmt.Sprintf("cursor visible %v on the screen, %v on the terminal", bv, sv)
+	}
+	want, got := rowsOf(big, br), rowsOf(small, sr)
+	for y := range sr {
+		w := ""
+		if oy+y < br {
+			w = cut(want[oy+y], ox, sc)
+		}
+		if got[y] != w {
+			return fmt.Sprintf("row %d (screen row %d): want %q got %q", y, oy+y, w, got[y])
+		}
+	}
+	return ""
+}
+
+// TestClientsOfAnotherSize: an owner at 120x35 and a watcher at 80x24; the
+// watcher is drawn from the model and shows the viewport that keeps the
+// cursor in view, through plain output and a full-screen program; then it
+// types, takes the size, and its terminal equals the owner's (now drawn);
+// a larger client sees the screen at its top left.
+func TestClientsOfAnotherSize(t *testing.T) {
+	e := newEnv(t)
+	owner := e.term(120, 35, "attach", "s")
+	owner.expect(prompt)
+	watcher := e.term(80, 24, "attach", "s")
+	e.eventually("both clients to attach", func() bool {
+		s, _ := e.session("s")
+		return s.Clients == 2
+	})
+	e.requireSize("s", 120, 35, "the watcher attached")
+	var last string
+	shows := func(what string, big *term, bc, br int, small *term, sc, sr int) {
+		t.Helper()
+		e.eventually(what, func() bool {
+			last = viewportDiff(termScreen(big, bc, br), bc, br, termScreen(small, sc, sr), sc, sr)
+			return last == ""
+		})
+	}
+	defer func() {
+		if t.Failed() {
+			t.Log(last)
+		}
+	}()
+
+	owner.run("seq 1 200")
+	shows("the watcher to show seq's end", owner, 120, 35, watcher, 80, 24)
+	if got := rowsOf(termScreen(watcher, 80, 24), 24); got[0] != "179" {
+		t.Fatalf("the watcher's top row is %q, want 179 (the last 24 rows: 179-200, DONE-42, the prompt)", got[0])
+	}
+
+	lines := make([]string, 300)
+	for i := range lines {
+		lines[i] = fmt.Sprintf("line %d %s", i+1, strings.Repeat("abcdefghij", 11))
+	}
+	file := filepath.Join(e.dir, "text")
+	if err := os.WriteFile(file, []byte(strings.Join(lines, "\n")+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	owner.send("less " + file + "\r")
+	owner.expect("line 34 ")
+	shows("the watcher to show less", owner, 120, 35, watcher, 80, 24)
+
+	// The watcher types: it takes the size, is handed the program's bytes,
+	// and the owner is drawn.
+	watcher.send("j")
+	e.eventually("the session to take the watcher's size", func() bool {
+		s, _ := e.session("s")
+		return s.Cols == 80 && s.Rows == 24
+	})
+	defer func() {
+		if t.Failed() {
+			t.Logf("capture:\n%s", e.mustWr("capture", "s"))
+		}
+	}()
+	e.eventually("less to redraw at 80x24", func() bool {
+		c := e.mustWr("capture", "s")
+		return strings.Contains(c, "line 11 ") && !strings.Contains(c, "line 14 ")
+	})
+	shows("the owner to show the watcher's screen at its top left", watcher, 80, 24, owner, 120, 35)
+	capture := strings.Split(strings.TrimSuffix(e.mustWr("capture", "s"), "\n"), "\n")
+	for y, row := range rowsOf(termScreen(watcher, 80, 24), 24) {
+		want := ""
+		if y < len(capture) {
+			want = strings.TrimRight(capture[y], " ")
+		}
+		if row != want {
+			t.Fatalf("the watcher's row %d is %q, the session's %q", y, row, want)
+		}
+	}
+
+	big := e.term(150, 50, "attach", "s")
+	e.eventually("three clients", func() bool {
+		s, _ := e.session("s")
+		return s.Clients == 3
+	})
+	shows("a larger client to show the screen at its top left", watcher, 80, 24, big, 150, 50)
+
+	// Leaving less brings the shell's screen back, on every client.
+	watcher.send("q")
+	watcher.run("echo back")
+	shows("the owner after less", watcher, 80, 24, owner, 120, 35)
+	shows("the larger client after less", watcher, 80, 24, big, 150, 50)
+}
