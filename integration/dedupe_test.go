@@ -3,15 +3,11 @@
 package integration
 
 import (
-	"errors"
 	"fmt"
 	"os/exec"
 	"regexp"
 	"strings"
-	"syscall"
 	"testing"
-
-	"github.com/creack/pty"
 
 	"wr/screen"
 )
@@ -24,29 +20,7 @@ func (e *env) shellTerm(cols, rows int, script string) *term {
 	cmd := exec.Command("/bin/sh", "-c", script)
 	cmd.Env = e.with("WR=" + wrBin)
 	cmd.Dir = e.dir
-	f, err := pty.StartWithSize(cmd, &pty.Winsize{Cols: uint16(cols), Rows: uint16(rows)})
-	if err != nil {
-		e.t.Fatal(err)
-	}
-	tm := &term{t: e.t, cmd: cmd, pty: f, grew: make(chan struct{}, 1), exited: make(chan struct{}), eof: make(chan struct{})}
-	go tm.read()
-	go func() {
-		err := cmd.Wait()
-		var ee *exec.ExitError
-		if errors.As(err, &ee) {
-			tm.code = ee.ExitCode()
-			if ws, ok := ee.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
-				tm.code = 128 + int(ws.Signal())
-			}
-		}
-		close(tm.exited)
-	}()
-	e.t.Cleanup(func() {
-		_ = cmd.Process.Kill()
-		<-tm.exited
-		f.Close()
-	})
-	return tm
+	return e.startTerm(cmd, cols, rows)
 }
 
 var numberLine = regexp.MustCompile(`^[0-9]+$`)

@@ -247,6 +247,13 @@ func (e *env) termEnv(cols, rows int, vars []string, args ...string) *term {
 	cmd := exec.Command(wrBin, args...)
 	cmd.Env = vars
 	cmd.Dir = e.dir
+	return e.startTerm(cmd, cols, rows)
+}
+
+// startTerm starts cmd on a new PTY of the given size, reads everything it
+// writes, and kills it in t.Cleanup.
+func (e *env) startTerm(cmd *exec.Cmd, cols, rows int) *term {
+	e.t.Helper()
 	f, err := pty.StartWithSize(cmd, &pty.Winsize{Cols: uint16(cols), Rows: uint16(rows)})
 	if err != nil {
 		e.t.Fatal(err)
