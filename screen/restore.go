@@ -7,8 +7,11 @@ import "strconv"
 // set turned off (autowrap on), ASCII character sets, no hyperlink, and an
 // empty screen with the cursor home. The cursor stays hidden while the screen
 // is drawn, inside a synchronized update for terminals that know ?2026.
-const restorePrefix = "\x1b[?2026h" +
-	"\x1b[?25l" +
+const restorePrefix = "\x1b[?2026h" + terminalReset
+
+// terminalReset brings a terminal in any state to a blank screen with the
+// cursor hidden and home, no mode on, the default pen and charsets.
+const terminalReset = "\x1b[?25l" +
 	"\x1b[?1049l" +
 	"\x1b[m" +
 	"\x1b[r" +

@@ -42,17 +42,9 @@ const viewModes = modeSet(1<<modeCursorKeys | 1<<modeReverseVideo | 1<<modeCurso
 
 // viewPrefix puts a terminal in an unknown state into the drawn state, blank,
 // with no mirrored mode set and the cursor hidden.
-const viewPrefix = "\x1b[?25l" +
-	"\x1b[?1049l" +
-	"\x1b[m" +
-	"\x1b[r" +
-	"\x1b[?1;5;6;9;12;66;1000;1001;1002;1003;1004;1005;1006;1007;1015;1016;2004l" +
-	"\x1b[?7h" +
-	"\x1b[4;20l" +
-	"\x1b>" +
-	"\x1b(B\x1b)B\x1b*B\x1b+B\x0f" +
-	"\x1b]8;;\x1b\\" +
-	"\x1b[H\x1b[2J"
+// It is restore's reset without the synchronized update, which a view
+// update, sent whole in one frame, does not need.
+const viewPrefix = terminalReset
 
 // NewView returns the view of a terminal of cols x rows whose state is
 // unknown: its first update draws it whole.
