@@ -118,16 +118,8 @@ func (e *env) run(dir, stdin string, vars []string, args ...string) result {
 	cmd.Env = vars
 	cmd.Dir = dir
 	cmd.Stdin = strings.NewReader(stdin)
-	var out, errb bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &errb
-	err := cmd.Run()
-	r := result{stdout: out.String(), stderr: errb.String()}
-	var ee *exec.ExitError
-	switch {
-	case err == nil:
-	case errors.As(err, &ee):
-		r.code = ee.ExitCode()
-	default:
+	r, err := runCmd(cmd)
+	if err != nil {
 		e.t.Fatalf("wr %v: %v", args, err)
 	}
 	if ctx.Err() != nil {
@@ -139,6 +131,24 @@ func (e *env) run(dir, stdin string, vars []string, args ...string) result {
 		e.t.Errorf("wr %q: stderr shows the package name %q: %q", shortArgs(args), name, r.stderr)
 	}
 	return r
+}
+
+// runCmd runs cmd with its output captured. A non-zero exit is the
+// result's code; err is only for a command that could not run.
+func runCmd(cmd *exec.Cmd) (result, error) {
+	var out, errb bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	err := cmd.Run()
+	r := result{stdout: out.String(), stderr: errb.String()}
+	var ee *exec.ExitError
+	switch {
+	case err == nil:
+	case errors.As(err, &ee):
+		r.code = ee.ExitCode()
+	default:
+		return r, err
+	}
+	return r, nil
 }
 
 // mustWr runs a wr command that must succeed.

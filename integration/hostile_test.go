@@ -159,14 +159,7 @@ func TestLsAnswersWhileAModelCatchesUp(t *testing.T) {
 	// behind, so it does not wait) and the model is behind by what it has
 	// not drawn of them.
 	marks := filepath.Join(e.dir, "marks")
-	e.mustWr("new", "-d", "hostile", "--", "sh", "-c",
-		fmt.Sprintf("i=0; while :; do cat %s; i=$((i+1)); echo $i > %s; done", hostile, marks))
-	e.eventually("the hostile session to print 12 MiB", func() bool {
-		b, _ := os.ReadFile(marks)
-		var n int
-		fmt.Sscan(string(b), &n)
-		return n >= 12
-	})
+	pourUntil(e, "hostile", hostile, marks, 12)
 
 	rc := rawAttach(t, e.socket, "hostile", 80, 24)
 	// wr ls, again and again, until the server says it has begun to draw
@@ -338,14 +331,7 @@ func TestKilledSessionLeavesWithItsBacklog(t *testing.T) {
 	hostile := writeStream(t, "hostile-kill.bin", repStream(1<<20))
 	marks := filepath.Join(e.dir, "marks")
 	e.mustWr("new", "-d", "keep", "--", "sleep", "1000")
-	e.mustWr("new", "-d", "hostile", "--", "sh", "-c",
-		fmt.Sprintf("i=0; while :; do cat %s; i=$((i+1)); echo $i > %s; done", hostile, marks))
-	e.eventually("the hostile session to print 12 MiB", func() bool {
-		b, _ := os.ReadFile(marks)
-		var n int
-		fmt.Sscan(string(b), &n)
-		return n >= 12
-	})
+	pourUntil(e, "hostile", hostile, marks, 12)
 	e.mustWr("kill", "hostile")
 	e.eventually("the killed session to leave wr ls", func() bool {
 		_, ok := e.session("hostile")
@@ -354,4 +340,20 @@ func TestKilledSessionLeavesWithItsBacklog(t *testing.T) {
 	if _, ok := e.session("keep"); !ok {
 		t.Fatal("the other session is gone")
 	}
+}
+
+// pourUntil starts session name printing the 1 MiB stream file again and
+// again, each pass counted in marks, and waits until it has printed it
+// times times: the PTY reader has then taken that much (under the model's
+// limit of 16 MiB behind, so it does not wait).
+func pourUntil(e *env, name, stream, marks string, times int) {
+	e.t.Helper()
+	e.mustWr("new", "-d", name, "--", "sh", "-c",
+		fmt.Sprintf("i=0; while :; do cat %s; i=$((i+1)); echo $i > %s; done", stream, marks))
+	e.eventually(fmt.Sprintf("the %s session to print %d MiB", name, times), func() bool {
+		b, _ := os.ReadFile(marks)
+		var n int
+		fmt.Sscan(string(b), &n)
+		return n >= times
+	})
 }

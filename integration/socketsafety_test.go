@@ -5,7 +5,6 @@ package integration
 import (
 	"bufio"
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"net"
@@ -216,16 +215,8 @@ func runAs(t *testing.T, uid int, vars []string, args ...string) result {
 	cmd.Env = vars
 	cmd.Dir = "/"
 	cmd.SysProcAttr = &syscall.SysProcAttr{Credential: &syscall.Credential{Uid: uint32(uid), Gid: uint32(uid)}}
-	var out, errb strings.Builder
-	cmd.Stdout, cmd.Stderr = &out, &errb
-	err := cmd.Run()
-	r := result{stdout: out.String(), stderr: errb.String()}
-	var ee *exec.ExitError
-	switch {
-	case err == nil:
-	case errors.As(err, &ee):
-		r.code = ee.ExitCode()
-	default:
+	r, err := runCmd(cmd)
+	if err != nil {
 		t.Errorf("wr %v as uid %d: %v", args, uid, err)
 		r.code = -1
 	}

@@ -5,7 +5,6 @@ package integration
 import (
 	"bytes"
 	"context"
-	"errors"
 	"fmt"
 	"os"
 	"os/exec"
@@ -157,18 +156,11 @@ func bgWr(e *env, stdin []byte, args ...string) <-chan result {
 		cmd.Env = e.vars
 		cmd.Dir = e.dir
 		cmd.Stdin = bytes.NewReader(stdin)
-		var out, errb bytes.Buffer
-		cmd.Stdout, cmd.Stderr = &out, &errb
-		err := cmd.Run()
-		r := result{stdout: out.String(), stderr: errb.String()}
-		var ee *exec.ExitError
+		r, err := runCmd(cmd)
 		switch {
 		case ctx.Err() != nil:
 			r.code, r.stderr = -1, fmt.Sprintf("did not finish within %v; stderr %q", timeout, r.stderr)
-		case err == nil:
-		case errors.As(err, &ee):
-			r.code = ee.ExitCode()
-		default:
+		case err != nil:
 			r.code, r.stderr = -1, err.Error()
 		}
 		ch <- r
