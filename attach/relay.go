@@ -458,10 +458,16 @@ func (r *relay) readServer() {
 		}
 		switch f.Type {
 		case wire.TypeOutput:
+			var push []byte
 			if r.isTerm {
 				r.termMu.Lock()
 				r.term.observe(f.Payload)
+				push = r.term.titlePush()
 				r.termMu.Unlock()
+			}
+			if len(push) > 0 {
+				// Once, before the session's first title: leaving pops it.
+				f.Payload = append(push, f.Payload...)
 			}
 			if err := r.writeOutput(f.Payload); err != nil {
 				r.finish(outcome{code: 1, err: fmt.Errorf("write to the terminal: %w", err)})
