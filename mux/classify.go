@@ -272,6 +272,18 @@ func (c *inputClassifier) step(ch byte, passthrough bool) {
 		c.flushHead(inputReport, passthrough)
 	}
 
+	if inCSI(c.p.State()) && isC0(ch) {
+		// A terminal executes a C0 control inside a control sequence and
+		// carries on with the sequence (CSI 2 BS C is BS, then CSI 2 C).
+		// The parser would overwrite the pending command with the control
+		// (charmbracelet/x/ansi v0.11.9), so it never sees it: the control
+		// is held with the sequence and goes wherever the sequence goes,
+		// and a report with a stray control in it is still a report.
+		c.seq = append(c.seq, ch)
+		c.checkCaps(passthrough)
+		return
+	}
+
 	c.done, c.executed = false, false
 	before := c.p.State()
 	c.p.Advance(ch)
@@ -294,8 +306,10 @@ func (c *inputClassifier) step(ch byte, passthrough bool) {
 	case c.executed && before == parser.GroundState:
 		c.flush(inputAct, passthrough) // a control key: Enter, Tab, ctrl-C...
 	case c.executed, after == parser.GroundState && before != parser.GroundState:
-		// A control byte inside a sequence, or a sequence cancelled: no
-		// terminal answers like that, so it is the person's.
+		// A control byte right after ESC (Alt with a control key: Alt-Enter
+		// is ESC CR), or a sequence cancelled: no terminal answers like
+		// that, so it is the person's. (Inside a CSI a control was held
+		// above and never reaches the parser.)
 		c.p.Reset()
 		c.flush(inputAct, passthrough)
 	case after == parser.GroundState:
@@ -303,6 +317,19 @@ func (c *inputClassifier) step(ch byte, passthrough bool) {
 	default:
 		c.checkCaps(passthrough)
 	}
+}
+
+// inCSI reports whether the parser is inside a control sequence, between
+// its introducer and its final byte.
+func inCSI(st parser.State) bool {
+	return st == parser.CsiEntryState || st == parser.CsiParamState || st == parser.CsiIntermediateState
+}
+
+// isC0 reports whether ch is a C0 control a terminal executes without
+// leaving the sequence it is in: all but ESC, which starts a new one, and
+// CAN and SUB, which cancel it.
+func isC0(ch byte) bool {
+	return ch < 0x20 && ch != ansi.ESC && ch != ansi.CAN && ch != ansi.SUB
 }
 
 // flushHead ends everything held before the last byte (an ESC) as a run of

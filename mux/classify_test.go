@@ -129,8 +129,24 @@ var classifyCases = []struct {
 	{"wheel between keys", "a\x1b[<64;1;1Mb", []run{act("a"), passive("\x1b[<64;1;1M"), act("b")}},
 	{"two reports", "\x1b[?62c\x1b[0n", []run{report("\x1b[?62c\x1b[0n")}},
 
+	// A C0 control inside a CSI is executed by terminals and the sequence
+	// goes on: it neither ends nor changes what the sequence is.
+	{"CR inside CPR", "\x1b[12;\r40R", []run{report("\x1b[12;\r40R")}},
+	{"BS inside DA1", "\x1b[?62\b;22c", []run{report("\x1b[?62\b;22c")}},
+	{"BS inside DA2 prefix", "\x1b[>\b1;10;0c", []run{report("\x1b[>\b1;10;0c")}},
+	{"C0 inside DECRPM", "\x1b[?2004;1$\ty", []run{report("\x1b[?2004;1$\ty")}},
+	{"C0 right after CSI", "\x1b[\rI", []run{report("\x1b[\rI")}},
+	{"C0 inside wheel", "\x1b[<64;10\r;5M", []run{passive("\x1b[<64;10\r;5M")}},
+	{"C0 inside CSI M", "\x1b[\rM`!!", []run{passive("\x1b[\rM`!!")}},
+	{"C0 inside 8-bit CPR", "\x9b12\b;40R", []run{report("\x9b12\b;40R")}},
+	{"C0 inside a DCS header", "\x1bP>\b|xterm(390)\x1b\\", []run{report("\x1bP>\b|xterm(390)\x1b\\")}},
+	{"C0 inside an OSC", "\x1b]11;rgb:0000/\r0000/0000\a", []run{report("\x1b]11;rgb:0000/\r0000/0000\a")}},
+	{"BS inside a key", "\x1b[2\bC", []run{act("\x1b[2\bC")}},
+	{"C0 inside a key then a report", "\x1b[2\bC\x1b[I", []run{act("\x1b[2\bC"), report("\x1b[I")}},
+	{"control inside CSI then a key", "\x1b[1\nx", []run{act("\x1b[1\nx")}},
+
 	// Broken sequences are the person's.
-	{"control inside CSI", "\x1b[1\n", []run{act("\x1b[1\n")}},
+	{"alt-enter", "\x1b\r", []run{act("\x1b\r")}},
 	{"cancelled CSI", "\x1b[1\x18", []run{act("\x1b[1\x18")}},
 	{"escape cuts a CSI", "\x1b[12\x1b[I", []run{act("\x1b[12"), report("\x1b[I")}},
 
