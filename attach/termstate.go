@@ -90,17 +90,47 @@ const altScreens = 3
 
 func newTermState() *termState { return &termState{} }
 
+// modeIndex finds mode n in tracked: below 128 by table, above by a scan
+// of the few there.
+var lowModes = func() (t [2][128]int8) {
+	for i := range t[0] {
+		t[0][i], t[1][i] = -1, -1
+	}
+	for i, m := range tracked {
+		if m.n < 128 {
+			t[b2i(m.private)][m.n] = int8(i)
+		}
+	}
+	return t
+}()
+
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
 // setMode records SM/RM or DECSET/DECRST of mode n.
 func (s *termState) setMode(n int, private, on bool) {
-	for i, m := range tracked {
-		if m.n == n && m.private == private {
-			if on != m.on {
-				s.modes |= 1 << i
-			} else {
-				s.modes &^= 1 << i
+	i := -1
+	if n < 128 {
+		i = int(lowModes[b2i(private)][n])
+	} else {
+		for j, m := range tracked {
+			if m.n == n && m.private == private {
+				i = j
+				break
 			}
-			return
 		}
+	}
+	if i < 0 {
+		return
+	}
+	if on != tracked[i].on {
+		s.modes |= 1 << i
+	} else {
+		s.modes &^= 1 << i
 	}
 }
 
@@ -299,6 +329,17 @@ func (s *termState) dispatchC0(raw []byte, final byte) {
 // dispatch acts on a complete CSI: seq is its parameter and intermediate
 // bytes, final its final byte.
 func (s *termState) dispatch(seq []byte, final byte) {
+	switch final {
+	case 'm':
+		if len(seq) == 0 || seq[0] >= '0' && seq[0] <= ';' && seq[len(seq)-1] >= '0' {
+			// SGR, the most common sequence by far: the fast way.
+			s.sgrDirty = !(len(seq) == 0 || len(seq) == 1 && seq[0] == '0')
+			return
+		}
+	case 'h', 'l', 'u', 'r', 'q', 't':
+	default:
+		return // moves, erases and the rest change nothing lasting
+	}
 	var prefix byte
 	if len(seq) > 0 && seq[0] >= '<' && seq[0] <= '?' {
 		prefix, seq = seq[0], seq[1:]
@@ -311,7 +352,10 @@ func (s *termState) dispatch(seq []byte, final byte) {
 			break
 		}
 	}
-	first, _ := param(params, 0)
+	first := 0
+	if final != 'h' && final != 'l' {
+		first, _ = param(params, 0)
+	}
 	switch {
 	case inter == ' ' && final == 'q' && prefix == 0: // DECSCUSR
 		s.cursor = first != 0
@@ -364,21 +408,31 @@ func (s *termState) dispatch(seq []byte, final byte) {
 // param reads the first ';'-separated parameter of p: its value (def when
 // empty, -1 when not a number) and the rest after the ';' (nil if none).
 func param(p []byte, def int) (int, []byte) {
-	var rest []byte
-	if i := bytes.IndexByte(p, ';'); i >= 0 {
-		p, rest = p[:i], p[i+1:]
-	}
-	if len(p) == 0 {
-		return def, rest
-	}
-	n := 0
-	for _, c := range p {
-		if c < '0' || c > '9' || n > 1<<20 {
-			return -1, rest
+	n, digits := 0, 0
+	for i, c := range p {
+		switch {
+		case c == ';':
+			if digits == 0 {
+				return def, p[i+1:]
+			}
+			return n, p[i+1:]
+		case c >= '0' && c <= '9' && n <= 1<<20:
+			n, digits = n*10+int(c-'0'), digits+1
+		default:
+			n, digits = -1, 1
+			for i < len(p) && p[i] != ';' {
+				i++
+			}
+			if i < len(p) {
+				return -1, p[i+1:]
+			}
+			return -1, nil
 		}
-		n = n*10 + int(c-'0')
 	}
-	return n, rest
+	if digits == 0 {
+		return def, nil
+	}
+	return n, nil
 }
 
 // osc reads an operating system command whose number starts at b[j], far
