@@ -18,23 +18,28 @@ import (
 // everyMode turns on, from inside a session, every mode and state that
 // leaving must put back, then says so.
 var everyMode = strings.Join([]string{
-	`\033[4h`,                   // insert mode (IRM)
-	`\033[?7l`,                  // autowrap off (DECAWM)
-	`\033[2;20r`,                // a scroll region (DECSTBM)
-	`\033(0`,                    // DEC line drawing into G0
-	`\033*0\033)0\016`,          // ... into G1 and G2, and G1 shifted in (SO)
-	`\033[?5h`,                  // reverse video (DECSCNM)
-	`\033[?9h\033[?1001h`,       // X10 and highlight mouse tracking
-	`\033[?1000h\033[?1006h`,    // normal mouse tracking, SGR encoding
-	`\033[5 q\033[?12h`,         // cursor shape (DECSCUSR) and blink
-	`\033[?1007h`,               // alternate scroll
-	`\033[>4;2m`,                // modifyOtherKeys
-	`\033[?1004h\033[?2004h`,    // focus events, bracketed paste
-	`\033[?1h\033=`,             // application cursor keys and keypad
-	`\033[?25l`,                 // cursor hidden
-	`\033[1;31m`,                // attributes
-	`\033]0;SESSION-TITLE\007`,  // the title
-	`\033]4;1;rgb:12/34/56\007`, // palette colour 1
+	`\033[4h`,                // insert mode (IRM)
+	`\033[?7l`,               // autowrap off (DECAWM)
+	`\033[2;20r`,             // a scroll region (DECSTBM)
+	`\033(0`,                 // DEC line drawing into G0
+	`\033*0\033)0\016`,       // ... into G1 and G2, and G1 shifted in (SO)
+	`\033[?5h`,               // reverse video (DECSCNM)
+	`\033[?9h\033[?1001h`,    // X10 and highlight mouse tracking
+	`\033[?1000h\033[?1006h`, // normal mouse tracking, SGR encoding
+	`\033[?1002h\033[?1003h\033[?1005h\033[?1015h\033[?1016h`, // the other mouse modes
+	`\033[?45h\033[?66h\033[?69h`,                             // reverse wraparound, keypad mode, left/right margins
+	`\033[?2026h`,                                             // synchronized output, begun and never ended
+	`\033[2h\033[20h`,                                         // keyboard locked (KAM), newline mode (LNM)
+	`\033[>1u`,                                                // kitty keyboard flags pushed
+	`\033[5 q\033[?12h`,                                       // cursor shape (DECSCUSR) and blink
+	`\033[?1007h`,                                             // alternate scroll
+	`\033[>4;2m`,                                              // modifyOtherKeys
+	`\033[?1004h\033[?2004h`,                                  // focus events, bracketed paste
+	`\033[?1h\033=`,                                           // application cursor keys and keypad
+	`\033[?25l`,                                               // cursor hidden
+	`\033[1;31m`,                                              // attributes
+	`\033]0;SESSION-TITLE\007`,                                // the title
+	`\033]4;1;rgb:12/34/56\007`,                               // palette colour 1
 	`\033]10;rgb:11/22/33\007\033]11;rgb:44/55/66\007`, // foreground, background
 	`\033]12;rgb:77/88/99\007`,                         // cursor colour
 }, "")
@@ -44,7 +49,8 @@ var everyMode = strings.Join([]string{
 // with ctrl-\, and every other way), and everything it wrote to its
 // terminal, fed to a terminal model (x/vt, an emulator that is not wr's
 // own), leaves each one at its power-on state. What x/vt does not model
-// (the title stack, the palette, modifyOtherKeys) is checked on the bytes.
+// (the title stack, the palette, the key protocols) is checked on the
+// bytes.
 func TestLeaveItAsFound(t *testing.T) {
 	cases := []struct {
 		name  string
@@ -152,11 +158,12 @@ func checkAsFound(t *testing.T, out []byte, line string) {
 	if got := titleAfter("OUTER", out); got != "OUTER" {
 		t.Errorf("the title after leaving is %q, want the terminal's own", got)
 	}
-	// The rest x/vt does not model: the palette and modifyOtherKeys, put
+	// The rest x/vt does not model: the palette and the key protocols, put
 	// back after the last time the terminal got them.
 	for _, c := range []struct{ set, reset string }{
 		{"\x1b]4;1;", "\x1b]104\x1b\\"},
 		{"\x1b[>4;2m", "\x1b[>4m"},
+		{"\x1b[>1u", "\x1b[<1u"},
 	} {
 		i := bytes.LastIndex(out, []byte(c.set))
 		if i >= 0 && !bytes.Contains(out[i:], []byte(c.reset)) {
