@@ -19,17 +19,18 @@ import (
 // terminals and the sequence goes on (CSI 2 BS C is BS then CSI 2 C), so it
 // is skipped here too, never taken for the end of the sequence.
 type termState struct {
-	modes    uint64 // bit i: tracked[i] is away from its power-on value
-	kitty    int    // kitty keyboard flags pushed (approximate depth)
-	kittySet bool   // kitty flags set without a push
-	keypad   bool   // DECKPAM (ESC =)
-	otherKey bool   // modifyOtherKeys (CSI > 4 ; n m) on
-	sgrDirty bool   // attributes other than the default are in effect
-	region   bool   // a scroll region (DECSTBM) narrower than the screen
-	cursor   bool   // a cursor style (DECSCUSR) other than the default
-	charsets [4]bool
-	shift    byte   // the G set shifted into GL: 0 at power-on, 1 after SO, 2 and 3 after LS2 and LS3
-	colours  uint16 // colours changed: bit 0 the palette (OSC 4), bit 1 OSC 5, bits 2-11 OSC 10-19
+	modes    uint64      // bit i: tracked[i] is away from its power-on value (tracked has at most 64)
+	kitty    int         // kitty keyboard flags pushed (approximate depth)
+	kittySet bool        // kitty flags set without a push
+	keypad   bool        // DECKPAM (ESC =)
+	otherKey bool        // modifyOtherKeys (CSI > 4 ; n m) on
+	sgrDirty bool        // attributes other than the default are in effect
+	region   bool        // a scroll region (DECSTBM) narrower than the screen
+	cursor   bool        // a cursor style (DECSCUSR) other than the default
+	charsets [4]bool     // G0-G3 designated something other than ASCII
+	shift    byte        // the G set shifted into GL: 0 at power-on, 1 after SO, 2 and 3 after LS2 and LS3
+	colours  uint16      // colours changed: bit 0 the palette (OSC 4), bit 1 OSC 5, bits 2-11 OSC 10-19
+	saved    savedCursor // what DECSC saved
 
 	// The title: the client pushes the terminal's own title (CSI 22;0t)
 	// before the session first changes it, and pops back to it on leaving.
@@ -41,6 +42,14 @@ type termState struct {
 	pushTail    []byte // an ESC the terminal holds from the previous write
 
 	carry []byte // an unfinished escape sequence from the previous write
+}
+
+// savedCursor is what DECSC (ESC 7) saves and DECRC (ESC 8) restores,
+// of what termState follows: the pen and the character sets.
+type savedCursor struct {
+	sgrDirty bool
+	charsets [4]bool
+	shift    byte
 }
 
 // maxCarry bounds a carried sequence; longer ones are not ours to track.
@@ -90,8 +99,9 @@ const altScreens = 3
 
 func newTermState() *termState { return &termState{} }
 
-// modeIndex finds mode n in tracked: below 128 by table, above by a scan
-// of the few there.
+// lowModes indexes tracked by mode number below 128 ([0] ANSI, [1] DEC
+// private; -1: not tracked), because setMode runs for every DECSET a
+// program sends. The few modes above are found by a scan.
 var lowModes = func() (t [2][128]int8) {
 	for i := range t[0] {
 		t[0][i], t[1][i] = -1, -1
@@ -163,7 +173,10 @@ func (s *termState) titlePush() []byte {
 }
 
 // shifts follows SO and SI, which are single bytes outside any escape
-// sequence. Output rarely has either, so one IndexByte pass decides.
+// sequence. Output rarely has either, so one IndexByte pass decides. They
+// are taken before the write's escape sequences, so a locking shift
+// (ESC n, ESC o) or a DECRC in the same write counts as later than any SO
+// or SI there; programs do not mix them.
 func (s *termState) shifts(b []byte) {
 	want := byte(so)
 	if s.shift != 0 {
@@ -241,6 +254,10 @@ func (s *termState) sequence(b []byte) int {
 		s.keypad = true
 	case c == '>':
 		s.keypad = false
+	case c == '7':
+		s.saved = savedCursor{s.sgrDirty, s.charsets, s.shift}
+	case c == '8':
+		s.sgrDirty, s.charsets, s.shift = s.saved.sgrDirty, s.saved.charsets, s.saved.shift
 	case c == 'n':
 		s.shift = 2
 	case c == 'o':

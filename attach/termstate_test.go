@@ -55,6 +55,8 @@ func TestTermStateReset(t *testing.T) {
 		{"locking shift G2", "\x1b*0\x1bn", "", "\x1b*B\x0f"},
 		{"96-character set", "\x1b-A", "", "\x1b)B"},
 		{"two-byte designation", "\x1b(%5", "", "\x1b(B"},
+		{"line drawing saved and restored", "\x1b7\x1b(0\x1b[1mq\x1b8", "", ""},
+		{"line drawing restored", "\x1b(0\x1b7\x1b(B\x1b8", "", "\x1b(B"},
 		{"keypad", "\x1b=", "", "\x1b>"},
 		{"cursor keys", "\x1b[?1h", "", "\x1b[?1l"},
 		{"kitty push", "\x1b[>1u", "", "\x1b[<1u"},
