@@ -241,6 +241,9 @@ func skipC0(b []byte, j int) int {
 // sequence reads one escape sequence at the start of b and returns its
 // length, 0 if it is not one we follow, or -1 if b ends inside it.
 func (s *termState) sequence(b []byte) int {
+	if len(b) > 1 && b[1] == '[' { // the common case first
+		return s.csi(b, 2)
+	}
 	j := skipC0(b, 1)
 	if j == len(b) {
 		return -1
@@ -307,9 +310,14 @@ func (s *termState) designate(b []byte, j int) int {
 func (s *termState) csi(b []byte, j int) int {
 	start, c0 := j, false
 	for ; j < len(b); j++ {
+		for j < len(b) && b[j]-0x20 < 0x20 { // parameter and intermediate bytes
+			j++
+		}
+		if j == len(b) {
+			break
+		}
 		c := b[j]
 		switch {
-		case c >= 0x20 && c <= 0x3f:
 		case c >= 0x40 && c <= 0x7e:
 			if c0 {
 				s.dispatchC0(b[start:j], c)
