@@ -29,7 +29,7 @@ func (p *fakePTY) Resize(cols, rows int) error {
 // the resizes pushed to the model stay in pending.
 func sizeSession(cols, rows int, pty *fakePTY) *session {
 	ss := &session{
-		srv:  &server{log: log.New(io.Discard, "", 0)},
+		srv:     &server{log: log.New(io.Discard, "", 0)},
 		clients: map[int]*client{}, cols: cols, rows: rows, ptySize: pty,
 	}
 	ss.setName("size")
