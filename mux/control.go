@@ -309,7 +309,20 @@ func (s *server) handleWait(conn *net.UnixConn, req wire.Wait) {
 	if ss == nil {
 		return
 	}
-	<-ss.done
+	// A client that stops waiting (wr wait --timeout) closes the
+	// connection: nobody will see the code, so the session is not
+	// collected for it. It sends nothing more, so a read returns only then.
+	gone := make(chan struct{})
+	go func() {
+		var b [1]byte
+		_, _ = conn.Read(b[:])
+		close(gone)
+	}()
+	select {
+	case <-ss.done:
+	case <-gone:
+		return
+	}
 	s.collect(ss, "seen by wr wait")
 	s.reply(conn, wire.TypeExited, wire.Exited{Code: ss.code})
 }
