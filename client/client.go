@@ -15,7 +15,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
+	"sync/atomic"
 	"time"
 
 	"wr/attach"
@@ -226,12 +226,19 @@ func (c *Client) Wait(name string, timeout time.Duration) (int, error) {
 		return 0, err
 	}
 	defer conn.Close()
+	// A timer that hangs up rather than a deadline: the handshake sets
+	// and clears deadlines of its own.
+	var timedOut atomic.Bool
 	if timeout > 0 {
-		_ = conn.SetDeadline(time.Now().Add(timeout))
+		t := time.AfterFunc(timeout, func() {
+			timedOut.Store(true)
+			conn.Close()
+		})
+		defer t.Stop()
 	}
 	var ex wire.Exited
 	err = conn.Request(wire.TypeWait, wire.Wait{Name: name}, &ex)
-	if errors.Is(err, os.ErrDeadlineExceeded) {
+	if err != nil && timedOut.Load() {
 		return 0, fmt.Errorf("%w: %s still running after %v", ErrTimeout, name, timeout)
 	}
 	return ex.Code, err
