@@ -1,6 +1,7 @@
 package mux
 
 import (
+	"slices"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -213,7 +214,10 @@ func (ss *session) end(code int) {
 		c.close(wire.TypeExited, exited)
 	}
 	ss.model.stopLocked()
-	keep := !killed && len(clients) == 0 && ss.keep > 0
+	// A recorder has not seen the code for anyone: only a person's client
+	// (or a script's attach) has.
+	seen := slices.ContainsFunc(clients, func(c *client) bool { return !c.record })
+	keep := !killed && !seen && ss.keep > 0
 	if keep {
 		ss.endedAt = time.Now()
 		ss.exited.Store(true)
