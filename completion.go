@@ -66,7 +66,7 @@ type verbSpec struct {
 func completionSpec(app *cli.App) []verbSpec {
 	var spec []verbSpec
 	for _, c := range app.Commands {
-		if c.Hidden {
+		if c.Hidden || c.Name == "help" {
 			continue
 		}
 		v := verbSpec{name: c.Name, usage: c.Usage, names: nameArgs[c.Name]}
