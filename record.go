@@ -31,8 +31,8 @@ func recordCommand() *cli.Command {
 			// The background recorder of wr new -d --record: it creates
 			// the session, so the recording holds it from its start.
 			&cli.BoolFlag{Name: "create", Hidden: true},
-			scrollbackFlag,
-			keepFlag,
+			&cli.IntFlag{Name: "scrollback", Hidden: true, Value: scrollbackFlag.Value},
+			&cli.DurationFlag{Name: "keep", Hidden: true, Value: keepFlag.Value},
 		},
 		Action: func(c *cli.Context) error {
 			args := c.Args().Slice()

@@ -158,6 +158,21 @@ func TestRecordReplaysToTheCapture(t *testing.T) {
 	if err := <-done; err != nil {
 		t.Errorf("wr record after an interrupt: %v, stderr %q; want exit 0", err, stderr.String())
 	}
+
+	// asciinema itself reads it (it wants a terminal, even to cat).
+	if _, err := exec.LookPath("asciinema"); err != nil {
+		t.Log("asciinema is not installed: not replayed by it")
+		return
+	}
+	play := exec.Command("asciinema", "cat", file)
+	play.Env = e.with("HOME=" + e.dir)
+	player := e.startTerm(play, 100, 30)
+	if code := player.wait(); code != 0 {
+		t.Fatalf("asciinema cat: exit %d, output %q", code, player.output())
+	}
+	if out := string(player.output()); !strings.Contains(out, "BEFORE") || !strings.Contains(out, "AFTER") {
+		t.Errorf("asciinema cat printed %q; want the recording's output", out)
+	}
 }
 
 // Item 6: wr new -d --record records a session from its start, and the
@@ -178,6 +193,12 @@ func TestNewRecordsFromTheStart(t *testing.T) {
 	c, _ := readCast(t, file)
 	if out := c.output(); !strings.HasPrefix(out, "FIRST-LINE") {
 		t.Errorf("recording starts %q; want the session's first output", out)
+	}
+	// Ended with only its recorder attached, it is kept with its code.
+	e.mustWr("new", "-d", "--record", filepath.Join(e.dir, "kept.cast"), "kept", "--", "sh", "-c", "exit 6")
+	e.eventually("kept to be listed as exited 6", func() bool { return strings.Contains(e.mustWr("ls"), "exited 6") })
+	if r := e.wr("wait", "kept"); r.code != 6 {
+		t.Errorf("wr wait kept: exit %d, stderr %q; want 6", r.code, r.stderr)
 	}
 	if r := e.wr("new", "-d", "--record", filepath.Join(e.dir, "no", "such", "dir.cast"), "bad", "--", "sh"); r.code != 1 || !strings.Contains(r.stderr, "recording") {
 		t.Errorf("a recording that cannot be created: exit %d, stderr %q; want 1", r.code, r.stderr)
