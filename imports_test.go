@@ -24,18 +24,19 @@ type importRule struct {
 	forbidden []string
 }
 
-// importRules is design §1: imports go one way, main -> attach, mux;
-// mux -> wire, ptyproc, proc, screen; attach -> wire; mux and attach never
-// import each other. internal/rawio, the raw system calls wire and ptyproc
+// importRules is design §1: imports go one way, main -> client, attach,
+// mux; client -> attach -> wire; mux -> wire, ptyproc, proc, screen; the
+// client half (client, attach) and mux never import each other. internal/rawio, the raw system calls wire and ptyproc
 // share, is a leaf below them both.
 var importRules = []importRule{
 	{pkg: "internal/rawio", allowed: []string{}},
 	{pkg: "wire", allowed: []string{"internal/rawio"}},
 	{pkg: "attach", allowed: []string{"wire", "internal/rawio"}},
-	{pkg: "mux", forbidden: []string{"attach", ""}},
-	{pkg: "ptyproc", forbidden: []string{"mux", "attach", ""}},
-	{pkg: "proc", forbidden: []string{"mux", "attach", ""}},
-	{pkg: "screen", forbidden: []string{"mux", "attach", ""}},
+	{pkg: "client", allowed: []string{"attach", "wire", "internal/rawio"}},
+	{pkg: "mux", forbidden: []string{"attach", "client", ""}},
+	{pkg: "ptyproc", forbidden: []string{"mux", "attach", "client", ""}},
+	{pkg: "proc", forbidden: []string{"mux", "attach", "client", ""}},
+	{pkg: "screen", forbidden: []string{"mux", "attach", "client", ""}},
 }
 
 func TestImportRules(t *testing.T) {

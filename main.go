@@ -16,6 +16,7 @@ import (
 	"os"
 	"runtime"
 	"runtime/pprof"
+	"slices"
 	"strings"
 	"text/tabwriter"
 	"time"
@@ -23,6 +24,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"wr/attach"
+	"wr/client"
 	"wr/mux"
 	"wr/screen"
 	"wr/wire"
@@ -85,9 +87,13 @@ func startProfile() func() {
 func run(args []string) int {
 	notFound := ""
 	app := newApp(&notFound)
-	err := app.Run(args)
+	err := app.Run(normalizeArgs(app, args))
 	if notFound != "" {
-		fmt.Fprintf(os.Stderr, "wr: unknown command %q; run `wr --help` for the list\n", notFound)
+		if near := closest(notFound, verbNames(app)); near != "" {
+			fmt.Fprintf(os.Stderr, "wr: unknown command %q; did you mean %q? (`wr help` lists them)\n", notFound, near)
+		} else {
+			fmt.Fprintf(os.Stderr, "wr: unknown command %q; run `wr help` for the list\n", notFound)
+		}
 		return 2
 	}
 	var ee *exitError
@@ -154,34 +160,38 @@ func sentence(err error) string {
 }
 
 func newApp(notFound *string) *cli.App {
-	onUsage := func(_ *cli.Context, err error, _ bool) error {
-		return &usageError{fmt.Errorf("%w (see --help)", err)}
-	}
+	cli.VersionPrinter = func(*cli.Context) { fmt.Println(versionLine()) }
 	app := &cli.App{
 		Name:                 "wr",
 		Usage:                "keep terminal sessions alive; attach to them from any terminal, many at once",
 		Version:              wire.Version,
-		HideHelpCommand:      true,
 		EnableBashCompletion: false,
 		Flags: []cli.Flag{
-			&cli.StringFlag{Name: "socket", Usage: "server socket `PATH`", EnvVars: []string{"WR_SOCKET"}},
+			&cli.StringFlag{Name: "socket", Usage: "server socket `PATH` (also after the verb)", EnvVars: []string{"WR_SOCKET"}},
 		},
 		ExitErrHandler:  func(*cli.Context, error) {},
-		OnUsageError:    onUsage,
 		CommandNotFound: func(_ *cli.Context, name string) { *notFound = name },
 		Commands: []*cli.Command{
-			attachCommand(), newCommand(), lsCommand(), killCommand(), sendCommand(),
-			captureCommand(), waitCommand(), serverCommand(), versionCommand(),
+			attachCommand(), newCommand(), lsCommand(), hasCommand(), killCommand(), sendCommand(),
+			captureCommand(), waitCommand(), detachCommand(), renameCommand(), recordCommand(),
+			serverCommand(), completionCommand(), versionCommand(), namesCommand(),
 		},
 	}
-	var setUsage func([]*cli.Command)
-	setUsage = func(cs []*cli.Command) {
+	app.OnUsageError = func(_ *cli.Context, err error, _ bool) error {
+		return &usageError{flagError(err, "", app.Flags)}
+	}
+	var setUsage func(string, []*cli.Command)
+	setUsage = func(parent string, cs []*cli.Command) {
 		for _, c := range cs {
-			c.OnUsageError = onUsage
-			setUsage(c.Subcommands)
+			verb := strings.TrimSpace(parent + " " + c.Name)
+			flags := append(append([]cli.Flag(nil), c.Flags...), app.Flags...)
+			c.OnUsageError = func(_ *cli.Context, err error, _ bool) error {
+				return &usageError{flagError(err, verb, flags)}
+			}
+			setUsage(verb, c.Subcommands)
 		}
 	}
-	setUsage(app.Commands)
+	setUsage("", app.Commands)
 	return app
 }
 
@@ -220,24 +230,6 @@ func checkName(name string) error {
 	return nil
 }
 
-// sessionRequest makes one request about an existing session without
-// starting a server: no server means no such session.
-func sessionRequest(c *cli.Context, name string, t wire.Type, req, reply any) error {
-	socket, err := socketPath(c)
-	if err != nil {
-		return err
-	}
-	err = attach.Do(socket, t, req, reply)
-	switch {
-	case err == nil:
-		return nil
-	case errors.Is(err, attach.ErrNoServer):
-		return fail(1, "no session named %s", name)
-	default:
-		return err
-	}
-}
-
 // oneName is the single session NAME a command takes.
 func oneName(c *cli.Context) (string, error) {
 	if c.Args().Len() != 1 {
@@ -274,6 +266,19 @@ var keepFlag = &cli.DurationFlag{Name: "keep", Value: 24 * time.Hour, Usage: "ke
 // scrollbackFlag sets a new session's scrollback.
 var scrollbackFlag = &cli.IntFlag{Name: "scrollback", Value: screen.DefaultScrollback, Usage: "lines of scrollback kept for a new session"}
 
+// client is the control API on the socket of --socket / $WR_SOCKET / the
+// default.
+func clientOf(c *cli.Context) (*client.Client, error) {
+	socket, err := socketPath(c)
+	if err != nil {
+		return nil, err
+	}
+	return client.New(socket), nil
+}
+
+// recordFlag records an attached session from this client's start.
+var recordFlag = &cli.StringFlag{Name: "record", Usage: "write an asciicast v2 recording of the session to `FILE`"}
+
 func attachCommand() *cli.Command {
 	return &cli.Command{
 		Name:      "attach",
@@ -281,11 +286,13 @@ func attachCommand() *cli.Command {
 		ArgsUsage: "NAME [-- CMD [ARG...]]",
 		Flags: []cli.Flag{
 			&cli.BoolFlag{Name: "read-only", Aliases: []string{"r"}, Usage: "watch only: input is dropped and the size is never taken"},
+			&cli.BoolFlag{Name: "detach-others", Aliases: []string{"d"}, Usage: "detach every other client of the session"},
 			&cli.BoolFlag{Name: "no-create", Usage: "fail if the session does not exist"},
 			detachKeyFlag,
 			scrollbackFlag,
 			keepFlag,
 			&cli.StringFlag{Name: "restore", Value: "scrollback", EnvVars: []string{"WR_RESTORE"}, Usage: "what a reattach draws: `scrollback` (what this terminal has not been shown, and the screen) or screen (the screen only)"},
+			recordFlag,
 		},
 		Action: func(c *cli.Context) error {
 			name, command, err := splitCommand(c)
@@ -297,12 +304,18 @@ func attachCommand() *cli.Command {
 			default:
 				return &usageError{fmt.Errorf("bad --restore %q: scrollback or screen", c.String("restore"))}
 			}
-			return doAttach(c, name, command, !c.Bool("no-create"), false, c.Bool("read-only"), c.String("detach-key"))
+			return doAttach(c, name, command, attach.Options{
+				Create: !c.Bool("no-create"), ReadOnly: c.Bool("read-only"),
+				DetachOthers: c.Bool("detach-others"), Restore: restoreMode(c),
+			})
 		},
 	}
 }
 
-func doAttach(c *cli.Context, name string, command []string, create, exclusive, readOnly bool, keySpec string) error {
+// doAttach attaches to session name; opts says how, and doAttach fills in
+// the rest from the command line.
+func doAttach(c *cli.Context, name string, command []string, opts attach.Options) error {
+	keySpec := c.String("detach-key")
 	key, err := attach.ParseDetachKey(keySpec)
 	if err != nil {
 		if errors.Is(err, attach.ErrBadDetachKey) {
@@ -321,13 +334,18 @@ func doAttach(c *cli.Context, name string, command []string, create, exclusive, 
 	if err != nil {
 		return fail(1, "cannot find my own binary to start the server: %v", err)
 	}
-	code, err := attach.Run(attach.Options{
-		Socket: socket, Exe: exe, Name: name,
-		Create: create, Exclusive: exclusive, ReadOnly: readOnly, DetachKey: key,
-		Restore: restoreMode(c),
-		Config:  sessionConfig(c, command),
-		Stdin:   os.Stdin, Stdout: os.Stdout,
-	})
+	if path := c.String("record"); path != "" {
+		f, err := os.Create(path)
+		if err != nil {
+			return fail(1, "cannot create the recording: %v", err)
+		}
+		defer f.Close()
+		opts.Record = f
+	}
+	opts.Socket, opts.Exe, opts.Name, opts.DetachKey = socket, exe, name, key
+	opts.Config = sessionConfig(c, command)
+	opts.Stdin, opts.Stdout = os.Stdin, os.Stdout
+	code, err := attach.Run(opts)
 	// Run has restored the terminal: the error line reads cleanly after it.
 	if errors.Is(err, attach.ErrNoServer) {
 		err = fmt.Errorf("no session named %s (no server is running)", name)
@@ -356,6 +374,7 @@ func newCommand() *cli.Command {
 			detachKeyFlag,
 			scrollbackFlag,
 			keepFlag,
+			recordFlag,
 		},
 		Action: func(c *cli.Context) error {
 			name, command, err := splitCommand(c)
@@ -363,9 +382,9 @@ func newCommand() *cli.Command {
 				return err
 			}
 			if !c.Bool("detached") {
-				return doAttach(c, name, command, true, true, false, c.String("detach-key"))
+				return doAttach(c, name, command, attach.Options{Create: true, Exclusive: true})
 			}
-			socket, err := socketPath(c)
+			cl, err := clientOf(c)
 			if err != nil {
 				return err
 			}
@@ -373,8 +392,10 @@ func newCommand() *cli.Command {
 			if err != nil {
 				return fail(1, "cannot find my own binary to start the server: %v", err)
 			}
-			req := wire.New{Name: name, Config: sessionConfig(c, command)}
-			return attach.Create(socket, exe, wire.TypeNew, req, nil)
+			if path := c.String("record"); path != "" {
+				return startRecorder(c, exe, name, path, command)
+			}
+			return cl.New(exe, name, sessionConfig(c, command))
 		},
 	}
 }
@@ -388,29 +409,25 @@ func lsCommand() *cli.Command {
 			if c.Args().Len() > 0 {
 				return &usageError{fmt.Errorf("ls takes no arguments (got %q)", c.Args().First())}
 			}
-			socket, err := socketPath(c)
+			cl, err := clientOf(c)
 			if err != nil {
 				return err
 			}
-			var reply wire.Sessions
-			err = attach.Do(socket, wire.TypeList, wire.List{}, &reply)
-			if err != nil && !errors.Is(err, attach.ErrNoServer) {
+			sessions, err := cl.List()
+			if err != nil {
 				return err
 			}
-			if reply.Sessions == nil {
-				reply.Sessions = []wire.SessionInfo{}
-			}
 			if c.Bool("json") {
-				b, _ := json.MarshalIndent(reply.Sessions, "", "  ")
+				b, _ := json.MarshalIndent(sessions, "", "  ")
 				fmt.Println(string(b))
 				return nil
 			}
-			if len(reply.Sessions) == 0 {
+			if len(sessions) == 0 {
 				return nil
 			}
 			tw := tabwriter.NewWriter(os.Stdout, 0, 0, 2, ' ', 0)
 			fmt.Fprintln(tw, "NAME\tSTATUS\tPID\tCLIENTS\tSIZE\tCREATED\tCOMMAND")
-			for _, s := range reply.Sessions {
+			for _, s := range sessions {
 				created := s.Created
 				if t, err := time.Parse(time.RFC3339, s.Created); err == nil {
 					created = t.Local().Format("2006-01-02 15:04:05")
@@ -418,6 +435,32 @@ func lsCommand() *cli.Command {
 				fmt.Fprintf(tw, "%s\t%s\t%d\t%d\t%dx%d\t%s\t%s\n", s.Name, status(s), s.PID, s.Clients, s.Cols, s.Rows, created, strings.Join(s.Command, " "))
 			}
 			return tw.Flush()
+		},
+	}
+}
+
+func hasCommand() *cli.Command {
+	return &cli.Command{
+		Name:      "has",
+		Usage:     "exit 0 if the session exists (running or exited), 1 if not; print nothing",
+		ArgsUsage: "NAME",
+		Action: func(c *cli.Context) error {
+			name, err := oneName(c)
+			if err != nil {
+				return err
+			}
+			cl, err := clientOf(c)
+			if err != nil {
+				return err
+			}
+			ok, err := cl.Has(name)
+			if err != nil {
+				return err
+			}
+			if !ok {
+				return &exitError{code: 1}
+			}
+			return nil
 		},
 	}
 }
@@ -443,7 +486,16 @@ func killCommand() *cli.Command {
 		Action: func(c *cli.Context) error {
 			names := c.Args().Slice()
 			all, exited := c.Bool("all"), c.Bool("exited")
-			if all && exited || (all || exited) == (len(names) > 0) {
+			switch {
+			case all && exited:
+				return &usageError{errors.New("kill takes --all or --exited, not both")}
+			case (all || exited) && len(names) > 0:
+				flag := "--all"
+				if exited {
+					flag = "--exited"
+				}
+				return &usageError{fmt.Errorf("kill takes session names or %s, not both (got %s and %q)", flag, flag, names[0])}
+			case !all && !exited && len(names) == 0:
 				return &usageError{errors.New("kill takes session names, --all or --exited")}
 			}
 			for _, n := range names {
@@ -451,18 +503,19 @@ func killCommand() *cli.Command {
 					return err
 				}
 			}
-			if all || exited {
-				socket, err := socketPath(c)
-				if err != nil {
-					return err
-				}
-				// With no server there is nothing to kill: that is success.
-				if err := attach.Do(socket, wire.TypeKill, wire.Kill{All: all, Exited: exited}, nil); err != nil && !errors.Is(err, attach.ErrNoServer) {
-					return err
-				}
-				return nil
+			cl, err := clientOf(c)
+			if err != nil {
+				return err
 			}
-			return sessionRequest(c, names[0], wire.TypeKill, wire.Kill{Names: names}, nil)
+			switch {
+			case all:
+				_, err = cl.KillAll()
+			case exited:
+				_, err = cl.KillExited()
+			default:
+				_, err = cl.Kill(names...)
+			}
+			return err
 		},
 	}
 }
@@ -473,10 +526,11 @@ var sendTimeoutFlag = &cli.DurationFlag{Name: "timeout", Value: 10 * time.Second
 func sendCommand() *cli.Command {
 	return &cli.Command{
 		Name:      "send",
-		Usage:     "write TEXT to a session as if typed",
-		ArgsUsage: "NAME [--enter] [--timeout DURATION] TEXT... | -",
+		Usage:     "write TEXT to a session as if typed, or press named keys",
+		ArgsUsage: "NAME [--enter] [--timeout DURATION] TEXT... | - | --key KEY...",
 		Flags: []cli.Flag{
 			&cli.BoolFlag{Name: "enter", Usage: "press Enter after the text"},
+			&cli.BoolFlag{Name: "key", Usage: "the words are key names: " + wire.KeyNames},
 			sendTimeoutFlag,
 		},
 		Action: func(c *cli.Context) error {
@@ -488,41 +542,32 @@ func sendCommand() *cli.Command {
 			if err := checkName(name); err != nil {
 				return err
 			}
-			// The design's order is `wr send NAME --enter TEXT`, and the flag
-			// parser stops at NAME: take --enter and --timeout from among
-			// the words too, up to a "--" after which everything is text.
-			enter := c.Bool("enter")
-			timeout := c.Duration("timeout")
-			var words []string
+			// The words after NAME are text, up to and after a "--"; the
+			// flags among them were moved before NAME (normalizeArgs).
+			words := args[1:]
 			dashDash := false
-			rest := args[1:]
-			for i := 0; i < len(rest); i++ {
-				a := rest[i]
-				if a == "--" {
-					words = append(words, rest[i+1:]...)
-					dashDash = true
-					break
+			if i := slices.Index(words, "--"); i >= 0 {
+				words = append(words[:i:i], words[i+1:]...)
+				dashDash = true
+			}
+			cl, err := clientOf(c)
+			if err != nil {
+				return err
+			}
+			timeout := c.Duration("timeout")
+			if c.Bool("key") {
+				if c.Bool("enter") {
+					words = append(words, "Enter")
 				}
-				if a == "--enter" || a == "-enter" {
-					enter = true
-					continue
+				if len(words) == 0 {
+					return &usageError{errors.New("--key needs key names: " + wire.KeyNames)}
 				}
-				if v, ok := strings.CutPrefix(a, "--timeout="); ok || a == "--timeout" {
-					if !ok {
-						if i+1 == len(rest) {
-							return &usageError{errors.New("--timeout needs a DURATION (10s, 1m, 0 for none)")}
-						}
-						i++
-						v = rest[i]
+				for _, k := range words {
+					if _, err := wire.AppendKey(nil, k, wire.KeyModes{}); err != nil {
+						return &usageError{fmt.Errorf("unknown key %q: the keys are %s", k, wire.KeyNames)}
 					}
-					d, err := time.ParseDuration(v)
-					if err != nil || d < 0 {
-						return &usageError{fmt.Errorf("--timeout %q: want a DURATION such as 10s, 1m or 0", v)}
-					}
-					timeout = d
-					continue
 				}
-				words = append(words, a)
+				return sendFailed(cl.SendKeys(name, words, timeout))
 			}
 			if len(words) == 1 && words[0] == "-" && !dashDash {
 				// The text is stdin, streamed as it is read.
@@ -533,54 +578,34 @@ func sendCommand() *cli.Command {
 						size = fi.Size() - off
 					}
 				}
-				if enter {
+				if c.Bool("enter") {
 					text = io.MultiReader(text, strings.NewReader("\r"))
 					if size >= 0 {
 						size++
 					}
 				}
-				return doSend(c, name, text, size, nil, timeout)
+				_, err := cl.SendStream(name, text, size, timeout)
+				return sendFailed(err)
 			}
 			text := strings.Join(words, " ")
-			if enter {
+			if c.Bool("enter") {
 				text += "\r"
 			}
 			if text == "" {
-				return &usageError{errors.New("nothing to send: give TEXT or --enter")}
+				return &usageError{errors.New("nothing to send: give TEXT, --enter or --key KEY")}
 			}
-			return doSend(c, name, strings.NewReader(text), int64(len(text)), []byte(text), timeout)
+			_, err = cl.Send(name, []byte(text), timeout)
+			return sendFailed(err)
 		},
 	}
 }
 
-// doSend streams text (size bytes, -1 if not known) to session name, so
-// any size arrives; to a server too old for that (protocol 1.0) it sends
-// data, the text when it was given on the command line, in one frame when
-// it fits.
-func doSend(c *cli.Context, name string, text io.Reader, size int64, data []byte, timeout time.Duration) error {
-	socket, err := socketPath(c)
-	if err != nil {
-		return err
-	}
-	ms := timeout.Milliseconds()
-	if timeout > 0 && ms == 0 {
-		ms = 1
-	}
-	conn, err := attach.Dial(socket)
-	if errors.Is(err, attach.ErrNoServer) {
-		return fail(1, "no session named %s", name)
-	}
-	if err != nil {
-		return err
-	}
-	_, err = conn.SendStream(wire.SendStream{Name: name, Size: size, TimeoutMS: ms}, text)
-	conn.Close()
-	if errors.Is(err, attach.ErrOldServer) {
-		if p, eerr := wire.Encode(wire.Send{Name: name, Data: data, TimeoutMS: ms}); data == nil || eerr != nil || len(p) > wire.MaxPayload {
-			w := conn.Welcome
-			return fail(1, "the server is too old for this request (server %s, protocol %d.%d): it takes at most about 780 KB per send, and not from stdin (`wr server stop` ends it and its sessions; this wr then starts a new one)", w.Version, w.Protocol, w.Minor)
-		}
-		return sessionRequest(c, name, wire.TypeSend, wire.Send{Name: name, Data: data, TimeoutMS: ms}, nil)
+// sendFailed words a send to a server too old for it.
+func sendFailed(err error) error {
+	var old *client.OldServerError
+	if errors.As(err, &old) && old.Need == 1 {
+		w := old.Server
+		return fail(1, "the server is too old for this request (server %s, protocol %d.%d): it takes at most about 780 KB per send, and not from stdin (`wr server stop` ends it and its sessions; this wr then starts a new one)", w.Version, w.Protocol, w.Minor)
 	}
 	return err
 }
@@ -599,22 +624,14 @@ func captureCommand() *cli.Command {
 			if err != nil {
 				return err
 			}
-			socket, err := socketPath(c)
+			cl, err := clientOf(c)
 			if err != nil {
 				return err
 			}
-			conn, err := attach.Dial(socket)
-			if errors.Is(err, attach.ErrNoServer) {
-				return fail(1, "no session named %s", name)
-			}
-			if err != nil {
-				return err
-			}
-			defer conn.Close()
 			// The whole text, then one write: a capture that fails half way
 			// prints nothing.
 			var text bytes.Buffer
-			if err := conn.Capture(wire.Capture{Name: name, ANSI: c.Bool("ansi"), Scrollback: c.Bool("scrollback")}, &text); err != nil {
+			if err := cl.Capture(name, wire.Capture{ANSI: c.Bool("ansi"), Scrollback: c.Bool("scrollback")}, &text); err != nil {
 				return err
 			}
 			if _, err := os.Stdout.Write(text.Bytes()); err != nil {
@@ -625,24 +642,92 @@ func captureCommand() *cli.Command {
 	}
 }
 
+// waitTimedOut is wr wait's exit code when its --timeout passes first, as
+// timeout(1)'s.
+const waitTimedOut = 124
+
 func waitCommand() *cli.Command {
 	return &cli.Command{
 		Name:      "wait",
 		Usage:     "wait for a session to end and exit with its code",
 		ArgsUsage: "NAME",
+		Flags: []cli.Flag{
+			&cli.DurationFlag{Name: "timeout", Usage: "give up after `DURATION` and exit 124 (0: wait forever)"},
+		},
 		Action: func(c *cli.Context) error {
 			name, err := oneName(c)
 			if err != nil {
 				return err
 			}
-			var ex wire.Exited
-			if err := sessionRequest(c, name, wire.TypeWait, wire.Wait{Name: name}, &ex); err != nil {
+			cl, err := clientOf(c)
+			if err != nil {
 				return err
 			}
-			if ex.Code != 0 {
-				return &exitError{code: ex.Code}
+			code, err := cl.Wait(name, c.Duration("timeout"))
+			if errors.Is(err, client.ErrTimeout) {
+				return fail(waitTimedOut, "session %s still running after %v", name, c.Duration("timeout"))
+			}
+			if err != nil {
+				return err
+			}
+			if code != 0 {
+				return &exitError{code: code}
 			}
 			return nil
+		},
+	}
+}
+
+func detachCommand() *cli.Command {
+	return &cli.Command{
+		Name:      "detach",
+		Usage:     "detach every client of sessions (none named: the session this shell runs in)",
+		ArgsUsage: "[NAME...]",
+		Action: func(c *cli.Context) error {
+			names := c.Args().Slice()
+			for _, n := range names {
+				if err := checkName(n); err != nil {
+					return err
+				}
+			}
+			cl, err := clientOf(c)
+			if err != nil {
+				return err
+			}
+			if len(names) > 0 {
+				return cl.Detach(names...)
+			}
+			// By the session's id, not WR_SESSION: the session may have
+			// been renamed since this shell started.
+			id := os.Getenv("WR_SESSION_ID")
+			if id == "" {
+				return &usageError{errors.New("detach takes session NAMEs (with none, it detaches the session it runs in, and this is not inside one)")}
+			}
+			return cl.DetachSession(id)
+		},
+	}
+}
+
+func renameCommand() *cli.Command {
+	return &cli.Command{
+		Name:      "rename",
+		Usage:     "give a session a new name",
+		ArgsUsage: "OLD NEW",
+		Action: func(c *cli.Context) error {
+			if c.Args().Len() != 2 {
+				return &usageError{errors.New("rename takes the session's NAME and its NEW name")}
+			}
+			old, new := c.Args().Get(0), c.Args().Get(1)
+			for _, n := range []string{old, new} {
+				if err := checkName(n); err != nil {
+					return err
+				}
+			}
+			cl, err := clientOf(c)
+			if err != nil {
+				return err
+			}
+			return cl.Rename(old, new)
 		},
 	}
 }
@@ -697,7 +782,7 @@ func serverCommand() *cli.Command {
 					if err != nil {
 						return err
 					}
-					err = attach.Do(socket, wire.TypeStop, wire.Stop{}, nil)
+					err = client.New(socket).Stop()
 					if errors.Is(err, attach.ErrNoServer) {
 						return fail(1, "no server running on %s", socket)
 					}
@@ -712,8 +797,7 @@ func serverCommand() *cli.Command {
 					if err != nil {
 						return err
 					}
-					var st wire.ServerStatus
-					err = attach.Do(socket, wire.TypeStatus, wire.Status{}, &st)
+					st, err := client.New(socket).Status()
 					if errors.Is(err, attach.ErrNoServer) {
 						return fail(1, "no server running on %s", socket)
 					}
@@ -732,9 +816,35 @@ func serverCommand() *cli.Command {
 func versionCommand() *cli.Command {
 	return &cli.Command{
 		Name:  "version",
-		Usage: "print wr's version",
+		Usage: "print wr's version (as --version does)",
 		Action: func(*cli.Context) error {
-			fmt.Printf("wr %s (protocol %d.%d)\n", wire.Version, wire.ProtocolMajor, wire.ProtocolMinor)
+			fmt.Println(versionLine())
+			return nil
+		},
+	}
+}
+
+// versionLine is what wr version and wr --version print.
+func versionLine() string {
+	return fmt.Sprintf("wr %s (protocol %d.%d)", wire.Version, wire.ProtocolMajor, wire.ProtocolMinor)
+}
+
+// namesCommand prints the names of every session, one a line: what the
+// completion scripts ask at completion time. With no server it prints
+// nothing and succeeds, and it never starts one.
+func namesCommand() *cli.Command {
+	return &cli.Command{
+		Name:   "__names",
+		Hidden: true,
+		Action: func(c *cli.Context) error {
+			cl, err := clientOf(c)
+			if err != nil {
+				return nil
+			}
+			names, _ := cl.Names()
+			for _, n := range names {
+				fmt.Println(n)
+			}
 			return nil
 		},
 	}

@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/signal"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"time"
 
@@ -25,9 +26,14 @@ type Options struct {
 	ReadOnly  bool
 	DetachKey DetachKey
 	Restore   string // wire.Attach.Restore: "" or wire.RestoreScreen
-	Config    wire.SessionConfig
-	Stdin     *os.File
-	Stdout    *os.File
+	// DetachOthers detaches every other client once attached (-d).
+	DetachOthers bool
+	// Record, if set, receives an asciicast recording of what this
+	// terminal is shown (Cast), from the attach on.
+	Record io.Writer
+	Config wire.SessionConfig
+	Stdin  *os.File
+	Stdout *os.File
 }
 
 // outcome is how an attach ended.
@@ -62,6 +68,14 @@ func Run(opts Options) (code int, err error) {
 	defer conn.Close()
 
 	r := newRelay(conn, opts, isTerm, sigs)
+	r.name.Store(&accepted.Name)
+	if opts.Record != nil {
+		if r.cast, err = startCast(opts.Record, req, accepted); err != nil {
+			r.closeReopened()
+			return 1, err
+		}
+		defer r.cast.Close()
+	}
 	if resized {
 		r.sendSize()
 	}
@@ -82,7 +96,7 @@ func Run(opts Options) (code int, err error) {
 
 	switch {
 	case out.detached && out.err == nil:
-		fmt.Fprintf(opts.Stdout, "\n[detached from %s]\n", accepted.Name)
+		fmt.Fprintf(opts.Stdout, "\n[detached from %s]\n", *r.name.Load())
 	case accepted.Exited && out.err == nil:
 		// The session ended before anyone saw it: its last screen was
 		// drawn, and this says how it ended.
@@ -108,7 +122,7 @@ func attachRequest(opts Options, fd int, isTerm bool) wire.Attach {
 	return wire.Attach{
 		Name: opts.Name, Create: opts.Create, Exclusive: opts.Exclusive,
 		ReadOnly: opts.ReadOnly, Cols: cols, Rows: rows, Config: opts.Config,
-		Terminal: id, Restore: opts.Restore,
+		Terminal: id, Restore: opts.Restore, DetachOthers: opts.DetachOthers,
 	}
 }
 
@@ -279,6 +293,11 @@ type relay struct {
 	// Run's resetTerminal reads at the end. No other lock is held with it.
 	termMu sync.Mutex
 	term   *termState // what the session turned on in this terminal
+
+	// name is the session's name, which a rename changes (Renamed).
+	name atomic.Pointer[string]
+	// cast records what the terminal is shown, when asked (Options.Record).
+	cast *Cast
 }
 
 func newRelay(conn *Conn, opts Options, isTerm bool, sigs chan os.Signal) *relay {
@@ -407,6 +426,9 @@ func (r *relay) sendSize() {
 	}
 	p, _ := wire.Encode(wire.Resize{Cols: w, Rows: h})
 	r.send(wire.TypeResize, p)
+	if r.cast != nil {
+		r.cast.Resize(w, h)
+	}
 }
 
 // writeLoop is the connection's one writer when readInput is not.
@@ -465,6 +487,9 @@ func (r *relay) readServer() {
 				push = r.term.titlePush()
 				r.termMu.Unlock()
 			}
+			if r.cast != nil {
+				r.cast.Output(f.Payload) // the session's bytes, not the client's title push
+			}
 			if len(push) > 0 {
 				// Once, before the session's first title: leaving pops it.
 				f.Payload = append(push, f.Payload...)
@@ -486,6 +511,15 @@ func (r *relay) readServer() {
 			_ = wire.Decode(f, e)
 			r.finish(outcome{code: 1, err: e})
 			return
+		case wire.TypeDetached:
+			// wr detach, or another client's wr attach -d.
+			r.finish(outcome{code: 0, detached: true})
+			return
+		case wire.TypeRenamed:
+			var rn wire.Renamed
+			if wire.Decode(f, &rn) == nil && rn.Name != "" {
+				r.name.Store(&rn.Name)
+			}
 		}
 	}
 }

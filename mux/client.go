@@ -37,6 +37,7 @@ type client struct {
 	// Set by newClient, then only read.
 	id         int
 	readOnly   bool
+	record     bool // a recorder (wr record): read-only, 0x0, shown the screen, told the size
 	since      time.Time
 	restoreAsk restoreRequest // what its restore draws (shown.go); set by serveAttach before it attaches
 	// conn is closed by writeLoop, its one writer, once the queue has
@@ -185,7 +186,7 @@ func (c *client) resyncIfLaggingLocked(scr interface{ AppendRestore([]byte) []by
 	c.queueMu.Unlock()
 	switch {
 	case !lagging:
-	case c.cols == 0:
+	case c.cols == 0 && !c.record:
 		c.sendRedraw([]byte("\r\n[wr: output dropped: this client fell too far behind]\r\n"))
 	default:
 		c.sendRedraw(scr.AppendRestore(nil))
@@ -228,6 +229,18 @@ func (c *client) isLagging() bool {
 	c.queueMu.Lock()
 	defer c.queueMu.Unlock()
 	return c.lagging && !c.closing
+}
+
+// stopEscTimer stops a pending lone-ESC timer: it must not act for a
+// client that has gone.
+func (c *client) stopEscTimer() {
+	c.inMu.Lock()
+	c.escGen++
+	if c.escTimer != nil {
+		c.escTimer.Stop()
+		c.escTimer = nil
+	}
+	c.inMu.Unlock()
 }
 
 // close queues a last frame (if any) and lets the writer finish the queue,

@@ -70,17 +70,112 @@ func (s *server) handleSend(conn *net.UnixConn, req wire.Send) {
 	if ss == nil {
 		return
 	}
-	op := newSendOp(ss, int64(len(req.Data)), req.TimeoutMS)
+	s.sendBytes(conn, ss, req.Data, req.TimeoutMS)
+}
+
+// handleSendKeys types named keys, encoded as the program's current modes
+// expect (application cursor keys when it turned them on): the server
+// knows the modes from its screen model, which has seen everything the
+// program wrote.
+func (s *server) handleSendKeys(conn *net.UnixConn, req wire.SendKeys) {
+	ss := s.lookupRunning(conn, req.Name)
+	if ss == nil {
+		return
+	}
+	modes := ss.keyModes()
+	var b []byte
+	for _, k := range req.Keys {
+		var err error
+		if b, err = wire.AppendKey(b, k, modes); err != nil {
+			s.replyErr(conn, wire.CodeBadKey, "unknown key %q: the keys are %s", k, wire.KeyNames)
+			return
+		}
+	}
+	s.sendBytes(conn, ss, b, req.TimeoutMS)
+}
+
+// sendBytes writes data to ss's PTY as one send, holding its send turn.
+func (s *server) sendBytes(conn *net.UnixConn, ss *session, data []byte, timeoutMS int64) {
+	op := newSendOp(ss, int64(len(data)), timeoutMS)
 	if !ss.sendTurn.lockBy(op.deadline) {
 		s.sendFailed(conn, op, errSendBusy)
 		return
 	}
 	defer ss.sendTurn.unlock()
-	if _, err := op.Write(req.Data); err != nil {
+	if _, err := op.Write(data); err != nil {
 		s.sendFailed(conn, op, err)
 		return
 	}
-	s.reply(conn, wire.TypeOK, wire.OK{Names: []string{req.Name}, Bytes: op.written})
+	s.reply(conn, wire.TypeOK, wire.OK{Names: []string{ss.name()}, Bytes: op.written})
+}
+
+// handleDetachClients detaches every client of the sessions named (all
+// found first: a name that is not there fails the request and detaches
+// nothing), or of the session whose WR_SESSION_ID is req.ID.
+func (s *server) handleDetachClients(conn *net.UnixConn, req wire.DetachClients) {
+	var targets []*session
+	if req.ID != "" {
+		marker := "WR_SESSION_ID=" + req.ID
+		s.mu.Lock()
+		for _, ss := range s.sessions {
+			if ss.marker == marker {
+				targets = append(targets, ss)
+			}
+		}
+		s.mu.Unlock()
+		if len(targets) == 0 {
+			s.replyErr(conn, wire.CodeNoSession, "the session this shell runs in has ended")
+			return
+		}
+	}
+	for _, name := range req.Names {
+		ss := s.lookup(conn, name)
+		if ss == nil {
+			return
+		}
+		targets = append(targets, ss)
+	}
+	names := make([]string, 0, len(targets))
+	for _, ss := range targets {
+		n := ss.detachClients(nil)
+		s.logf("session %s: %d clients detached by wr detach", ss.name(), n)
+		names = append(names, ss.name())
+	}
+	s.reply(conn, wire.TypeOK, wire.OK{Names: names})
+}
+
+// handleRename moves a session to a new name in the registry. Everything
+// that holds the session itself (attached clients, a blocked wr wait, a
+// kill in progress) is unaffected; the clients are told the new name.
+func (s *server) handleRename(conn *net.UnixConn, req wire.Rename) {
+	for _, n := range []string{req.Old, req.New} {
+		if wire.CheckName(n) != nil {
+			s.replyErr(conn, wire.CodeBadName, "invalid session name %q: %s", n, wire.NameRule)
+			return
+		}
+	}
+	s.mu.Lock()
+	ss := s.sessions[req.Old]
+	_, taken := s.sessions[req.New]
+	switch {
+	case ss == nil:
+		s.mu.Unlock()
+		s.replyErr(conn, wire.CodeNoSession, "no session named %s", req.Old)
+		return
+	case req.New == req.Old:
+	case taken:
+		s.mu.Unlock()
+		s.replyErr(conn, wire.CodeExists, "a session named %s already exists", req.New)
+		return
+	default:
+		delete(s.sessions, req.Old)
+		s.sessions[req.New] = ss
+		ss.setName(req.New)
+		s.logf("session %s renamed %s", req.Old, req.New)
+	}
+	s.mu.Unlock()
+	ss.renamed(req.New)
+	s.reply(conn, wire.TypeOK, wire.OK{Names: []string{req.New}})
 }
 
 // handleSendStream writes a text of any size to the PTY as it arrives in
@@ -159,7 +254,7 @@ func (op *sendOp) Write(b []byte) (int, error) {
 // sendFailed answers a send that failed with err: a timeout says how much
 // of the text the program took.
 func (s *server) sendFailed(conn net.Conn, op *sendOp, err error) {
-	name := op.ss.name
+	name := op.ss.name()
 	why := ""
 	switch {
 	case errors.Is(err, os.ErrDeadlineExceeded):
@@ -214,7 +309,20 @@ func (s *server) handleWait(conn *net.UnixConn, req wire.Wait) {
 	if ss == nil {
 		return
 	}
-	<-ss.done
+	// A client that stops waiting (wr wait --timeout) closes the
+	// connection: nobody will see the code, so the session is not
+	// collected for it. It sends nothing more, so a read returns only then.
+	gone := make(chan struct{})
+	go func() {
+		var b [1]byte
+		_, _ = conn.Read(b[:])
+		close(gone)
+	}()
+	select {
+	case <-ss.done:
+	case <-gone:
+		return
+	}
 	s.collect(ss, "seen by wr wait")
 	s.reply(conn, wire.TypeExited, wire.Exited{Code: ss.code})
 }
@@ -271,7 +379,7 @@ func (s *server) end(targets []*session, why string) []string {
 	names := make([]string, 0, len(targets))
 	for _, ss := range targets {
 		s.collect(ss, why)
-		names = append(names, ss.name)
+		names = append(names, ss.name())
 	}
 	sort.Strings(names)
 	return names

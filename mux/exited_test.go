@@ -27,7 +27,7 @@ func exitedServer(t *testing.T) *server {
 	t.Cleanup(func() { w.Close() })
 	s := &server{
 		log: log.New(io.Discard, "", 0), socket: filepath.Join(t.TempDir(), "s.sock"),
-		sessions: map[string]*session{"placeholder": {name: "placeholder"}}, watcher: w,
+		sessions: map[string]*session{"placeholder": namedSession("placeholder")}, watcher: w,
 	}
 	// Run last (after the sessions' own cleanups): an armed expiry timer
 	// would keep the whole server live for the rest of the test binary.
@@ -69,7 +69,7 @@ func waitDone(t *testing.T, ss *session) {
 	select {
 	case <-ss.done:
 	case <-time.After(20 * time.Second):
-		t.Fatalf("session %s never ended", ss.name)
+		t.Fatalf("session %s never ended", ss.name())
 	}
 }
 
@@ -258,4 +258,12 @@ func liveHeap() uint64 {
 	var ms runtime.MemStats
 	runtime.ReadMemStats(&ms)
 	return ms.HeapAlloc
+}
+
+// namedSession is a bare session with only a name, for tests of the
+// registry.
+func namedSession(name string) *session {
+	ss := &session{}
+	ss.setName(name)
+	return ss
 }

@@ -112,7 +112,7 @@ func (ss *session) writePTYBy(b []byte, deadline time.Time) (int, error) {
 	defer ss.inputTurn.unlock()
 	n, err := ss.proc.WriteAllBy(b, deadline)
 	if errors.Is(err, ptyproc.ErrClosed) {
-		err = fmt.Errorf("session %s has ended", ss.name)
+		err = fmt.Errorf("session %s has ended", ss.name())
 	}
 	return n, err
 }

@@ -138,7 +138,7 @@ func (ss *session) park() bool {
 		// tells once.
 		if !errors.Is(err, ptyproc.ErrClosed) && !ss.cannotPark {
 			ss.cannotPark = true
-			ss.srv.logf("session %s: an idle reader cannot park, it keeps its goroutine: %v", ss.name, err)
+			ss.srv.logf("session %s: an idle reader cannot park, it keeps its goroutine: %v", ss.name(), err)
 		}
 		return false
 	}

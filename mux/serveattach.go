@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"net"
+	"slices"
 
 	"wr/wire"
 )
@@ -70,26 +71,41 @@ func (s *server) serveAttach(conn *net.UnixConn, req wire.Attach) {
 	id := s.nextClient
 	s.mu.Unlock()
 
-	c := newClient(id, conn, req.ReadOnly, max(req.Cols, 0), max(req.Rows, 0))
+	if !created && slices.Contains(req.Config.Env, ss.marker) {
+		// A client inside the session, which may have been renamed since
+		// its shell started (so WR_SESSION no longer says it).
+		s.replyErr(conn, wire.CodeExists, "already inside session %s; attaching to it from inside itself would loop", ss.name())
+		return
+	}
+	c := newClient(id, conn, req.ReadOnly || req.Record, max(req.Cols, 0), max(req.Rows, 0))
+	if req.Record {
+		c.record, c.cols, c.rows = true, 0, 0
+	}
 	c.restoreAsk = restoreRequestOf(req)
 	go c.writeLoop(func() { ss.resync(c) })
-	res := ss.attach(c, wire.Attached{Name: ss.name, ClientID: id, Created: created}, !created)
+	res := ss.attach(c, wire.Attached{Name: ss.name(), ClientID: id, Created: created}, !created)
 	if created {
 		ss.run()
 	}
 	switch res {
 	case attachGone:
-		p, _ := wire.Encode(wire.Error{Code: wire.CodeNoSession, Message: fmt.Sprintf("session %s has ended", ss.name)})
+		p, _ := wire.Encode(wire.Error{Code: wire.CodeNoSession, Message: fmt.Sprintf("session %s has ended", ss.name())})
 		c.close(wire.TypeError, p)
 		<-c.done
 		return
 	case attachExited:
 		// Its code and last screen are on their way: seen. Collected
 		// before the client can read them, so that once it has, wr ls
-		// no longer lists the session.
-		s.collect(ss, "seen by wr attach")
+		// no longer lists the session. A recorder, like wr capture,
+		// leaves it.
+		if !req.Record {
+			s.collect(ss, "seen by wr attach")
+		}
 		<-c.done
 		return
+	}
+	if req.DetachOthers {
+		ss.detachClients(c)
 	}
 	s.readClient(ss, c)
 	ss.detach(c)
@@ -107,7 +123,7 @@ func (s *server) readClient(ss *session, c *client) {
 		f, err := fr.ReadFrame()
 		if err != nil {
 			if errors.Is(err, wire.ErrFrameTooLarge) {
-				s.logf("client %d of %s: %v", c.id, ss.name, err)
+				s.logf("client %d of %s: %v", c.id, ss.name(), err)
 				p, _ := wire.Encode(wire.Error{Code: wire.CodeBadFrame, Message: fmt.Sprintf("frame too large: this client sent one over %d bytes", wire.MaxPayload)})
 				c.close(wire.TypeError, p)
 			}

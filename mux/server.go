@@ -283,15 +283,15 @@ func (s *server) shutdownLocked() {
 func (s *server) sessionEnded(ss *session, keep bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if keep && s.sessions[ss.name] == ss && !s.draining && !s.stopping {
-		s.logf("session %s exited (code %d) with nobody attached; kept for %v or until seen", ss.name, ss.code, ss.keep)
+	if keep && s.sessions[ss.name()] == ss && !s.draining && !s.stopping {
+		s.logf("session %s exited (code %d) with nobody attached; kept for %v or until seen", ss.name(), ss.code, ss.keep)
 		ss.expiry = time.AfterFunc(ss.keep, func() { s.collect(ss, "expired") })
 		return
 	}
-	if s.sessions[ss.name] == ss {
-		delete(s.sessions, ss.name)
+	if s.sessions[ss.name()] == ss {
+		delete(s.sessions, ss.name())
 	}
-	s.logf("session %s ended (code %d)", ss.name, ss.code)
+	s.logf("session %s ended (code %d)", ss.name(), ss.code)
 	s.shutdownIfEmptyLocked()
 }
 
@@ -302,15 +302,15 @@ func (s *server) sessionEnded(ss *session, keep bool) {
 func (s *server) collect(ss *session, why string) bool {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if s.sessions[ss.name] != ss || !ss.exited.Load() {
+	if s.sessions[ss.name()] != ss || !ss.exited.Load() {
 		return false
 	}
-	delete(s.sessions, ss.name)
+	delete(s.sessions, ss.name())
 	if ss.expiry != nil {
 		ss.expiry.Stop()
 		ss.expiry = nil
 	}
-	s.logf("session %s (exited, code %d) %s", ss.name, ss.code, why)
+	s.logf("session %s (exited, code %d) %s", ss.name(), ss.code, why)
 	s.shutdownIfEmptyLocked()
 	return true
 }
@@ -410,6 +410,12 @@ func (s *server) dispatch(conn *net.UnixConn, f wire.Frame) {
 		decodeThen(s, conn, f, s.handleSendStream)
 	case wire.TypeWait:
 		decodeThen(s, conn, f, s.handleWait)
+	case wire.TypeDetachClients:
+		decodeThen(s, conn, f, s.handleDetachClients)
+	case wire.TypeRename:
+		decodeThen(s, conn, f, s.handleRename)
+	case wire.TypeSendKeys:
+		decodeThen(s, conn, f, s.handleSendKeys)
 	case wire.TypeCapture:
 		decodeThen(s, conn, f, s.handleCapture)
 	case wire.TypeList:

@@ -1,6 +1,7 @@
 package mux
 
 import (
+	"slices"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -52,9 +53,13 @@ import (
 
 // session is one PTY and the clients attached to it.
 type session struct {
+	// nameP is the session's name: set when it starts, and changed by
+	// rename (under server.mu, which the registry's key needs). Read with
+	// name, from anywhere.
+	nameP atomic.Pointer[string]
+
 	// Set when the session is started, then only read.
 	srv     *server
-	name    string
 	marker  string // WR_SESSION_ID=<random>: in the environment of everything the session starts
 	pid     int
 	created time.Time
@@ -130,6 +135,13 @@ type session struct {
 	done chan struct{}
 }
 
+// name is the session's current name.
+func (ss *session) name() string { return *ss.nameP.Load() }
+
+// setName names the session; the registry's key is changed by the caller
+// (server.rename), under server.mu.
+func (ss *session) setName(name string) { ss.nameP.Store(&name) }
+
 // resizer is what the size rules need of the PTY.
 type resizer interface {
 	Resize(cols, rows int) error
@@ -142,7 +154,7 @@ type resizer interface {
 // caller's own critical section.
 func (ss *session) lockModel() {
 	ss.model.lockCaughtUp(func(backlog int64) {
-		ss.srv.logf("session %s: drawing %d KiB of output into its screen model before its screen is read", ss.name, backlog>>10)
+		ss.srv.logf("session %s: drawing %d KiB of output into its screen model before its screen is read", ss.name(), backlog>>10)
 	})
 }
 
@@ -160,7 +172,7 @@ func (ss *session) waitLoop() {
 	ss.exitedAt.Store(time.Now().UnixNano())
 	ss.reapMu.Unlock()
 	if err != nil {
-		ss.srv.logf("session %s: wait: %v", ss.name, err)
+		ss.srv.logf("session %s: wait: %v", ss.name(), err)
 	}
 	_ = ss.proc.SetReadDeadline(time.Now().Add(drainQuiet))
 	ss.wake() // a parked PTY is drained too
@@ -202,7 +214,10 @@ func (ss *session) end(code int) {
 		c.close(wire.TypeExited, exited)
 	}
 	ss.model.stopLocked()
-	keep := !killed && len(clients) == 0 && ss.keep > 0
+	// A recorder has not seen the code for anyone: only a person's client
+	// (or a script's attach) has.
+	seen := slices.ContainsFunc(clients, func(c *client) bool { return !c.record })
+	keep := !killed && !seen && ss.keep > 0
 	if keep {
 		ss.endedAt = time.Now()
 		ss.exited.Store(true)
@@ -245,9 +260,12 @@ func (ss *session) attach(c *client, acc wire.Attached, restore bool) attachResu
 	defer ss.unlockModel()
 	if ss.exited.Load() {
 		acc.Exited = true
+		acc.Cols, acc.Rows = ss.cols, ss.rows
 		accepted, _ := wire.Encode(acc)
 		c.send(wire.TypeAttached, accepted)
 		switch {
+		case c.record:
+			c.sendRedraw(ss.model.scr.AppendRestoreFrom(nil, ss.model.scr.ScrolledOff()))
 		case c.cols <= 0:
 		case c.cols == ss.cols && c.rows == ss.rows:
 			c.sendRedraw(ss.model.scr.AppendRestore(nil))
@@ -262,6 +280,7 @@ func (ss *session) attach(c *client, acc wire.Attached, restore bool) attachResu
 	if ss.ended {
 		return attachGone
 	}
+	acc.Cols, acc.Rows = ss.cols, ss.rows
 	accepted, _ := wire.Encode(acc)
 	// The acceptance goes first, so the client sees it before any Output.
 	c.send(wire.TypeAttached, accepted)
@@ -271,12 +290,20 @@ func (ss *session) attach(c *client, acc wire.Attached, restore bool) attachResu
 	ss.sizeAttachLocked(c)
 	ss.countAnswerersLocked()
 	ss.reviewViewsLocked()
-	if c.view != nil {
+	switch {
+	case c.record:
+		// A recorder starts with the screen as it is, at the session's
+		// size, without the scrollback; the bytes follow from there.
+		if restore {
+			ss.model.syncLocked()
+			c.sendRedraw(ss.model.scr.AppendRestoreFrom(nil, ss.model.scr.ScrolledOff()))
+		}
+	case c.view != nil:
 		// A terminal of another size: its first frame, drawn at its size,
 		// with no scrollback (view.go); it has been shown none (shown.go).
 		ss.model.syncLocked()
 		ss.drawLocked(c, true)
-	} else {
+	default:
 		ss.restoreLocked(c, restore) // shown.go
 	}
 	return attachLive
@@ -307,31 +334,13 @@ func (ss *session) capture(opt screen.TextOptions) []byte {
 
 // detach removes c; its queue still drains before its connection closes.
 func (ss *session) detach(c *client) {
-	// A pending lone-ESC timer must not act for a client that has gone.
-	c.inMu.Lock()
-	c.escGen++
-	if c.escTimer != nil {
-		c.escTimer.Stop()
-		c.escTimer = nil
-	}
-	c.inMu.Unlock()
+	c.stopEscTimer()
 	if c.restoreAsk.terminal != "" {
 		ss.lockModel() // for the scrollback it was shown (shown.go)
 	} else {
 		ss.mu.Lock()
 	}
-	if _, ok := ss.clients[c.id]; ok {
-		ss.recordShownLocked(c)
-		delete(ss.clients, c.id)
-		for i, o := range ss.order {
-			if o == c {
-				ss.order = append(ss.order[:i:i], ss.order[i+1:]...)
-				break
-			}
-		}
-		ss.countAnswerersLocked()
-		ss.sizeDetachLocked(c)
-	}
+	ss.removeLocked(c)
 	if c.restoreAsk.terminal != "" {
 		ss.unlockModel()
 	} else {
@@ -339,6 +348,90 @@ func (ss *session) detach(c *client) {
 	}
 	c.close(0, nil)
 	ss.srv.clientLeft()
+}
+
+// removeLocked takes c off the session, if it is on it, and applies the
+// size rules to its leaving; it reports whether it was. Called with the
+// model caught up when c names its terminal (recordShownLocked), else with
+// mu.
+func (ss *session) removeLocked(c *client) bool {
+	if _, ok := ss.clients[c.id]; !ok {
+		return false
+	}
+	ss.recordShownLocked(c)
+	delete(ss.clients, c.id)
+	for i, o := range ss.order {
+		if o == c {
+			ss.order = append(ss.order[:i:i], ss.order[i+1:]...)
+			break
+		}
+	}
+	ss.countAnswerersLocked()
+	ss.sizeDetachLocked(c)
+	return true
+}
+
+// detachClients detaches every client but keep (nil: every one) and the
+// recorders, which are not anyone's terminal (wr detach, wr attach -d):
+// each is taken off the session at once, so wr ls no longer counts it when
+// the request is answered, and gets Detached, after which its connection
+// closes. Its reader then finds it gone (detach). It reports how many
+// were detached.
+func (ss *session) detachClients(keep *client) int {
+	ss.mu.Lock()
+	var kick []*client
+	for _, c := range ss.order {
+		if c != keep && !c.record {
+			kick = append(kick, c)
+		}
+	}
+	ss.mu.Unlock()
+	for _, c := range kick {
+		c.stopEscTimer() // inMu comes before the session's locks
+	}
+	ss.lockModel()
+	n := 0
+	for _, c := range kick {
+		if ss.removeLocked(c) {
+			c.close(wire.TypeDetached, nil)
+			n++
+		}
+	}
+	ss.unlockModel()
+	return n
+}
+
+// renamed tells every attached client the session's new name.
+func (ss *session) renamed(name string) {
+	p, _ := wire.Encode(wire.Renamed{Name: name})
+	ss.mu.Lock()
+	for _, c := range ss.order {
+		c.send(wire.TypeRenamed, p)
+	}
+	ss.mu.Unlock()
+}
+
+// sizeChangedLocked tells the recorders the session's new size, in line
+// with the output: what follows was written at that size. Called with mu
+// held, by the size rules once the PTY has it.
+func (ss *session) sizeChangedLocked() {
+	var p []byte
+	for _, c := range ss.order {
+		if c.record {
+			if p == nil {
+				p, _ = wire.Encode(wire.Resize{Cols: ss.cols, Rows: ss.rows})
+			}
+			c.send(wire.TypeSize, p)
+		}
+	}
+}
+
+// keyModes are the modes the session's program set that change what a
+// key sends, as of everything it has written so far.
+func (ss *session) keyModes() wire.KeyModes {
+	ss.lockModel()
+	defer ss.unlockModel()
+	return wire.KeyModes{CursorKeysApp: ss.model.scr.CursorKeysApp()}
 }
 
 func (ss *session) resize(c *client, cols, rows int) {
@@ -367,7 +460,7 @@ func (ss *session) info() wire.SessionInfo {
 	ss.mu.Lock()
 	defer ss.mu.Unlock()
 	in := wire.SessionInfo{
-		Name: ss.name, PID: ss.pid, Clients: len(ss.order),
+		Name: ss.name(), PID: ss.pid, Clients: len(ss.order),
 		Cols: ss.cols, Rows: ss.rows, Created: ss.created.Format(time.RFC3339),
 		Command: ss.command, Cwd: ss.cwd, Attached: []wire.ClientInfo{},
 		State: wire.StateRunning,

@@ -61,10 +61,11 @@ func (ss *session) applySizeLocked(c *client) {
 		return
 	}
 	if err := ss.ptySize.Resize(c.cols, c.rows); err != nil {
-		ss.srv.logf("session %s: %v", ss.name, err)
+		ss.srv.logf("session %s: %v", ss.name(), err)
 		return
 	}
 	ss.cols, ss.rows = c.cols, c.rows
 	ss.model.pushLocked(modelOp{cols: c.cols, rows: c.rows})
+	ss.sizeChangedLocked()
 	ss.reviewViewsLocked() // each client is drawn or sent the bytes at this point
 }

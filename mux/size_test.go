@@ -29,9 +29,10 @@ func (p *fakePTY) Resize(cols, rows int) error {
 // the resizes pushed to the model stay in pending.
 func sizeSession(cols, rows int, pty *fakePTY) *session {
 	ss := &session{
-		srv:  &server{log: log.New(io.Discard, "", 0)},
-		name: "size", clients: map[int]*client{}, cols: cols, rows: rows, ptySize: pty,
+		srv:     &server{log: log.New(io.Discard, "", 0)},
+		clients: map[int]*client{}, cols: cols, rows: rows, ptySize: pty,
 	}
+	ss.setName("size")
 	ss.model = newModel(cols, rows, 10, &ss.mu, func() bool { return false }, func([]byte) {})
 	ss.model.clock.afterFunc = func(time.Duration, func()) feedTimer { return &fakeTimer{armed: true} }
 	return ss

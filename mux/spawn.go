@@ -50,11 +50,12 @@ func (s *server) startSession(name string, cfg wire.SessionConfig) (*session, er
 	// (a few KiB, the client's whole one) for the session's life.
 	cmd.Env = nil
 	ss := &session{
-		srv: s, name: name, marker: marker, proc: p, ptySize: p, pid: p.Pid(), created: time.Now(),
+		srv: s, marker: marker, proc: p, ptySize: p, pid: p.Pid(), created: time.Now(),
 		command: argv, cwd: cfg.Cwd, clients: map[int]*client{},
 		cols: cols, rows: rows, done: make(chan struct{}), drained: make(chan struct{}),
 		inputTurn: newTurn(), sendTurn: newTurn(),
 	}
+	ss.setName(name)
 	switch {
 	case cfg.KeepMS > 0:
 		ss.keep = time.Duration(cfg.KeepMS) * time.Millisecond

@@ -281,3 +281,7 @@ func (s *Screen) AppendViewHandoff(dst []byte, v *View) []byte {
 func (s *Screen) Cursor() (x, y int, visible bool) {
 	return s.x, s.y, s.modes.has(modeCursorVisible)
 }
+
+// CursorKeysApp reports whether the program turned on application cursor
+// keys (DECCKM): what a key sent on its behalf must look like.
+func (s *Screen) CursorKeysApp() bool { return s.modes.has(modeCursorKeys) }

@@ -31,6 +31,10 @@ const (
 	// SendStream, then the text in Data frames, then End -> OK | Error.
 	// Since minor 1.
 	TypeSendStream Type = 18
+	// Since minor 3.
+	TypeDetachClients Type = 19 // DetachClients -> OK | Error
+	TypeRename        Type = 20 // Rename -> OK | Error
+	TypeSendKeys      Type = 21 // SendKeys -> OK | Error
 
 	// Replies.
 	TypeOK           Type = 30
@@ -47,6 +51,10 @@ const (
 	TypeDetach   Type = 44 // client -> server: empty
 	TypeOutput   Type = 45 // server -> client: raw bytes from the PTY
 	TypeExited   Type = 46 // server -> client: Exited, after the last Output
+	// Since minor 3; an older client ignores them.
+	TypeDetached Type = 47 // server -> client: empty; the client was detached (wr detach), then close
+	TypeRenamed  Type = 48 // server -> client: Renamed
+	TypeSize     Type = 49 // server -> client: Resize, the session's new size (to a recorder only)
 
 	// A body too large for one frame, either way: any number of Data
 	// frames, each at most MaxPayload, then one End. Since minor 1.
@@ -58,11 +66,13 @@ var typeNames = map[Type]string{
 	TypeHello: "Hello", TypeWelcome: "Welcome", TypeRefused: "Refused",
 	TypeList: "List", TypeKill: "Kill", TypeSend: "Send", TypeCapture: "Capture",
 	TypeWait: "Wait", TypeStop: "Stop", TypeStatus: "Status", TypeNew: "New",
-	TypeSendStream: "SendStream",
-	TypeOK:         "OK", TypeError: "Error", TypeSessions: "Sessions", TypeScreen: "Screen",
+	TypeSendStream: "SendStream", TypeDetachClients: "DetachClients", TypeRename: "Rename",
+	TypeSendKeys: "SendKeys",
+	TypeOK:       "OK", TypeError: "Error", TypeSessions: "Sessions", TypeScreen: "Screen",
 	TypeServerStatus: "ServerStatus",
 	TypeAttach:       "Attach", TypeAttached: "Attached", TypeInput: "Input",
 	TypeResize: "Resize", TypeDetach: "Detach", TypeOutput: "Output", TypeExited: "Exited",
+	TypeDetached: "Detached", TypeRenamed: "Renamed", TypeSize: "Size",
 	TypeData: "Data", TypeEnd: "End",
 }
 
@@ -135,6 +145,14 @@ type Attach struct {
 	// empty, the scrollback the terminal has not been shown and the
 	// screen. Since minor 2.
 	Restore string `json:"restore,omitempty"`
+	// DetachOthers detaches every other client of the session once this
+	// one is attached (wr attach -d). Since minor 3.
+	DetachOthers bool `json:"detach_others,omitempty"`
+	// Record attaches a recorder (wr record): it watches like a read-only
+	// client that never owns the size, gets the screen as it is and then
+	// the program's bytes whatever its size, and a Size frame each time
+	// the session's size changes. Since minor 3.
+	Record bool `json:"record,omitempty"`
 }
 
 // RestoreScreen in Attach.Restore: draw the screen, never the scrollback.
@@ -148,6 +166,15 @@ type Attached struct {
 	// Exited: the session had already ended; what follows is its last
 	// screen, then Exited with its code. Added in protocol 1.2.
 	Exited bool `json:"exited,omitempty"`
+	// Cols and Rows are the session's size as the client joins it. Since
+	// minor 3.
+	Cols int `json:"cols,omitempty"`
+	Rows int `json:"rows,omitempty"`
+}
+
+// Renamed tells an attached client its session's new name.
+type Renamed struct {
+	Name string `json:"name"`
 }
 
 // Resize reports the client's terminal size.
@@ -199,6 +226,7 @@ const (
 	CodeBadFrame  = "bad-frame"
 	CodeStopping  = "stopping"
 	CodeTimeout   = "timeout" // a send the program did not take in time
+	CodeBadKey    = "bad-key" // a SendKeys key this server does not know
 )
 
 // List asks for every session.
@@ -235,6 +263,33 @@ type SendStream struct {
 	Name      string `json:"name"`
 	Size      int64  `json:"size"` // bytes that follow, or -1 when not known in advance (a pipe)
 	TimeoutMS int64  `json:"timeout_ms,omitempty"`
+}
+
+// DetachClients detaches every client attached to the sessions named, or
+// to the session whose WR_SESSION_ID is ID (a bare wr detach inside a
+// session: its name may have changed since its shell started). Each
+// client gets Detached and its connection is closed. The reply's Names
+// are the sessions acted on.
+type DetachClients struct {
+	Names []string `json:"names,omitempty"`
+	ID    string   `json:"id,omitempty"`
+}
+
+// Rename gives session Old the name New, which must follow the naming
+// rule and not be taken.
+type Rename struct {
+	Old string `json:"old"`
+	New string `json:"new"`
+}
+
+// SendKeys types named keys (KeyNames) into a session, each encoded as
+// the session's current modes expect (the cursor keys in application
+// mode when the program turned it on). The keys are one write, under the
+// same turn as a send.
+type SendKeys struct {
+	Name      string   `json:"name"`
+	Keys      []string `json:"keys"`
+	TimeoutMS int64    `json:"timeout_ms,omitempty"`
 }
 
 // Capture asks for a session's screen. With Stream set a server of minor 1

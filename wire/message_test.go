@@ -30,6 +30,9 @@ var typeNumbers = []struct {
 	{"Status", wire.TypeStatus, 16},
 	{"New", wire.TypeNew, 17},
 	{"SendStream", wire.TypeSendStream, 18},
+	{"DetachClients", wire.TypeDetachClients, 19},
+	{"Rename", wire.TypeRename, 20},
+	{"SendKeys", wire.TypeSendKeys, 21},
 	{"OK", wire.TypeOK, 30},
 	{"Error", wire.TypeError, 31},
 	{"Sessions", wire.TypeSessions, 32},
@@ -42,6 +45,9 @@ var typeNumbers = []struct {
 	{"Detach", wire.TypeDetach, 44},
 	{"Output", wire.TypeOutput, 45},
 	{"Exited", wire.TypeExited, 46},
+	{"Detached", wire.TypeDetached, 47},
+	{"Renamed", wire.TypeRenamed, 48},
+	{"Size", wire.TypeSize, 49},
 	{"Data", wire.TypeData, 50},
 	{"End", wire.TypeEnd, 51},
 }
@@ -93,6 +99,7 @@ func TestErrorCodes(t *testing.T) {
 		wire.CodeBadFrame:  "bad-frame",
 		wire.CodeStopping:  "stopping",
 		wire.CodeTimeout:   "timeout",
+		wire.CodeBadKey:    "bad-key",
 	}
 	for got, want := range codes {
 		if got != want {
@@ -176,6 +183,17 @@ var messages = []struct {
 		`{"name":"work","client_id":5,"created":true}`},
 	{wire.TypeResize, &wire.Resize{Cols: 132, Rows: 50}, `{"cols":132,"rows":50}`},
 	{wire.TypeExited, &wire.Exited{Code: 129}, `{"code":129}`},
+	{wire.TypeDetachClients, &wire.DetachClients{Names: []string{"a", "b"}}, `{"names":["a","b"]}`},
+	{wire.TypeDetachClients, &wire.DetachClients{ID: "x1"}, `{"id":"x1"}`},
+	{wire.TypeRename, &wire.Rename{Old: "a", New: "b"}, `{"old":"a","new":"b"}`},
+	{wire.TypeSendKeys, &wire.SendKeys{Name: "work", Keys: []string{"C-c", "Up"}, TimeoutMS: 500},
+		`{"name":"work","keys":["C-c","Up"],"timeout_ms":500}`},
+	{wire.TypeRenamed, &wire.Renamed{Name: "new"}, `{"name":"new"}`},
+	{wire.TypeSize, &wire.Resize{Cols: 100, Rows: 30}, `{"cols":100,"rows":30}`},
+	{wire.TypeAttach, &wire.Attach{Name: "work", DetachOthers: true, Record: true},
+		`{"name":"work","create":false,"cols":0,"rows":0,"config":{"cols":0,"rows":0},"detach_others":true,"record":true}`},
+	{wire.TypeAttached, &wire.Attached{Name: "work", ClientID: 5, Cols: 80, Rows: 24},
+		`{"name":"work","client_id":5,"created":false,"cols":80,"rows":24}`},
 }
 
 func TestMessageJSON(t *testing.T) {

@@ -14,10 +14,13 @@ import "errors"
 // that says what to do; a different minor is accepted, because control
 // payloads are JSON and unknown fields are ignored. A minor adds message
 // types: 1 added streamed sends and captures (SendStream, Data, End), which
-// a server of minor 0 answers with an Error ("unsupported request").
+// a server of minor 0 answers with an Error ("unsupported request"); 2 the
+// exited state and the restore's options; 3 detaching others, renaming,
+// named keys and recorders (DetachClients, Rename, SendKeys, and Detached,
+// Renamed and Size to attached clients, which an older client ignores).
 const (
 	ProtocolMajor = 1
-	ProtocolMinor = 2
+	ProtocolMinor = 3
 )
 
 // Version is the wr release; the main package may overwrite it at link time.

@@ -1,0 +1,68 @@
+package main
+
+import (
+	"slices"
+	"strings"
+	"testing"
+
+	"wr/wire"
+)
+
+func TestNormalizeArgs(t *testing.T) {
+	tests := []struct {
+		name string
+		in   string
+		want string
+	}{
+		{"flag after name", "wr capture sb --ansi", "wr capture --ansi sb"},
+		{"value flag after name", "wr wait x --timeout 10s", "wr wait --timeout 10s x"},
+		{"socket after the verb", "wr ls --socket /s", "wr --socket /s ls"},
+		{"socket= after the name", "wr has x --socket=/s", "wr --socket=/s has x"},
+		{"unknown flag moves to be named", "wr kill sb --al", "wr kill --al sb"},
+		{"send keeps dashed text", "wr send x ls -la --enter", "wr send --enter x ls -la"},
+		{"send stdin", "wr send x - --timeout 0", "wr send --timeout 0 x -"},
+		{"nothing after --", "wr new -d x -- sh -c --all", "wr new -d x -- sh -c --all"},
+		{"subcommand", "wr server status --socket /s", "wr --socket /s server status"},
+		{"short alias", "wr attach x -d", "wr attach -d x"},
+		{"global flags before the verb stay", "wr --socket /s capture x --ansi", "wr --socket /s capture --ansi x"},
+		{"unknown verb", "wr lss -x", "wr lss -x"},
+	}
+	notFound := ""
+	app := newApp(&notFound)
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got := strings.Join(normalizeArgs(app, strings.Fields(tt.in)), " ")
+			if got != tt.want {
+				t.Errorf("normalizeArgs(%q) = %q, want %q", tt.in, got, tt.want)
+			}
+		})
+	}
+}
+
+func TestClosest(t *testing.T) {
+	verbs := []string{"attach", "new", "ls", "kill", "send", "capture", "wait", "detach", "rename"}
+	tests := []struct{ word, want string }{
+		{"lss", "ls"},
+		{"atach", "attach"},
+		{"captur", "capture"},
+		{"renmae", "rename"},
+		{"xyzzy", ""},
+	}
+	for _, tt := range tests {
+		if got := closest(tt.word, verbs); got != tt.want {
+			t.Errorf("closest(%q) = %q, want %q", tt.word, got, tt.want)
+		}
+	}
+}
+
+// Every key the completion offers is one the server takes.
+func TestCompletedKeysAreKeys(t *testing.T) {
+	for _, k := range keyNames {
+		if _, err := wire.AppendKey(nil, k, wire.KeyModes{}); err != nil {
+			t.Errorf("completion offers %q: %v", k, err)
+		}
+	}
+	if !slices.Contains(keyNames, "PageDown") {
+		t.Error("no PageDown")
+	}
+}

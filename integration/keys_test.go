@@ -1,0 +1,88 @@
+//go:build linux
+
+package integration
+
+import (
+	"math/rand/v2"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// Item 4: wr send --key types named keys, encoded as the program's modes
+// expect: the cursor keys in application mode (SS3) once the program
+// turned DECCKM on, in normal mode (CSI) otherwise. cat -vT in raw mode
+// shows each byte as it came.
+func TestSendKeys(t *testing.T) {
+	e := newEnv(t)
+	e.mustWr("new", "-d", "plain", "--", "sh", "-c", `stty raw -echo; printf 'READY\r\n'; exec cat -vT`)
+	e.mustWr("new", "-d", "app", "--", "sh", "-c", `stty raw -echo; printf '\033[?1hREADY\r\n'; exec cat -vT`)
+	waitReady(e, "plain")
+	waitReady(e, "app")
+	keys := []string{"send", "", "--key", "C-c", "Up", "Down", "Right", "Left", "Home", "End", "PageUp", "PageDown", "F1", "F5", "F12", "Tab", "BSpace", "Escape", "C-z", "Enter"}
+	for _, tt := range []struct {
+		name string
+		want string
+	}{
+		{"plain", `^C^[[A^[[B^[[C^[[D^[[H^[[F^[[5~^[[6~^[OP^[[15~^[[24~^I^?^[^Z^M`},
+		{"app", `^C^[OA^[OB^[OC^[OD^[OH^[OF^[[5~^[[6~^[OP^[[15~^[[24~^I^?^[^Z^M`},
+	} {
+		keys[1] = tt.name
+		e.mustWr(keys...)
+		e.eventually(tt.name+" shows the keys", func() bool { return strings.Contains(e.mustWr("capture", tt.name), tt.want) })
+	}
+	// --enter after keys, and a flag after NAME, and keys by any case.
+	e.mustWr("send", "plain", "--key", "c-a", "--enter")
+	e.eventually("C-a then Enter", func() bool { return strings.Contains(e.mustWr("capture", "plain"), `^M^A^M`) })
+
+	r := e.wr("send", "plain", "--key", "C-1")
+	if r.code != 2 || !strings.Contains(r.stderr, `unknown key "C-1"`) || !strings.Contains(r.stderr, "PageDown") {
+		t.Errorf("an unknown key: exit %d, stderr %q; want 2 with the list of keys", r.code, r.stderr)
+	}
+	if r := e.wr("send", "nosuch", "--key", "Enter"); r.code != 1 || !strings.Contains(r.stderr, "no session named nosuch") {
+		t.Errorf("keys to a missing session: exit %d, stderr %q", r.code, r.stderr)
+	}
+}
+
+// Item 4: sent input never claims the size: a wr send, of text or keys,
+// leaves the size and its owner as they were.
+func TestSendNeverClaimsTheSize(t *testing.T) {
+	e := newEnv(t)
+	owner := e.term(80, 24, "attach", "s")
+	owner.expect(prompt)
+	other := e.term(100, 30, "attach", "s")
+	other.expect(shownPrompt)
+	before, _ := e.session("s")
+	if before.Owner == nil || before.Cols != 80 || before.Rows != 24 {
+		t.Fatalf("before: size %dx%d owner %v; want 80x24 owned by the first client", before.Cols, before.Rows, before.Owner)
+	}
+	e.mustWr("send", "s", "--enter", "echo SENT")
+	e.mustWr("send", "s", "--key", "Up", "Enter")
+	e.mustWr("send", "s", "--enter", "echo STDIN")
+	owner.expect("SENT")
+	after, _ := e.session("s")
+	if after.Owner == nil || *after.Owner != *before.Owner || after.Cols != 80 || after.Rows != 24 {
+		t.Errorf("after wr send: size %dx%d owner %v; want 80x24 owned by client %d", after.Cols, after.Rows, after.Owner, *before.Owner)
+	}
+}
+
+// Item 4: wr send NAME - copies stdin byte for byte: 10 MiB of every byte
+// value, through a pipe, reach a program reading its raw terminal whole.
+func TestSendStdin10MiB(t *testing.T) {
+	e := newEnv(t)
+	data := make([]byte, 10<<20)
+	rng := rand.New(rand.NewPCG(19, 19))
+	for i := range data {
+		data[i] = byte(rng.Uint32())
+	}
+	file := filepath.Join(e.dir, "stdin.out")
+	e.mustWr("new", "-d", "sink", "--", "sh", "-c",
+		`stty raw -echo; echo READY; exec head -c `+strconv.Itoa(len(data))+` > "$0"`, file)
+	waitReady(e, "sink")
+	if r := e.wrIn(string(data), e.vars, "send", "sink", "--timeout", "0", "-"); r.code != 0 {
+		t.Fatalf("wr send - of 10 MiB: exit %d, stderr %q", r.code, r.stderr)
+	}
+	waitFile(e, file, len(data))
+	compareFile(t, file, data)
+}

@@ -1,0 +1,54 @@
+package wire
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+)
+
+// KeyNames is the rule for the names SendKeys carries, as a person reads it.
+const KeyNames = "C-a..C-z, Enter, Escape, Tab, BSpace, Space, Up, Down, Left, Right, Home, End, PageUp, PageDown, F1..F12"
+
+// ErrBadKey is returned by EncodeKey for a name outside KeyNames.
+var ErrBadKey = errors.New("wire: unknown key name")
+
+// KeyModes are the terminal modes that change what a key sends.
+type KeyModes struct {
+	// CursorKeysApp is DECCKM (CSI ? 1 h): the arrows, Home and End send
+	// SS3 sequences instead of CSI ones.
+	CursorKeysApp bool
+}
+
+// cursorKeys are the keys whose encoding DECCKM changes: their final byte.
+var cursorKeys = map[string]byte{
+	"up": 'A', "down": 'B', "right": 'C', "left": 'D', "home": 'H', "end": 'F',
+}
+
+// fixedKeys are the keys that send the same bytes in every mode (xterm's).
+var fixedKeys = map[string]string{
+	"enter": "\r", "escape": "\x1b", "esc": "\x1b", "tab": "\t", "bspace": "\x7f", "space": " ",
+	"pageup": "\x1b[5~", "pagedown": "\x1b[6~",
+	"f1": "\x1bOP", "f2": "\x1bOQ", "f3": "\x1bOR", "f4": "\x1bOS",
+	"f5": "\x1b[15~", "f6": "\x1b[17~", "f7": "\x1b[18~", "f8": "\x1b[19~",
+	"f9": "\x1b[20~", "f10": "\x1b[21~", "f11": "\x1b[23~", "f12": "\x1b[24~",
+}
+
+// AppendKey appends the bytes key sends in a terminal with modes m, as
+// xterm encodes it. Names are case-insensitive; C-x is control and a
+// letter. A name outside KeyNames is ErrBadKey.
+func AppendKey(dst []byte, key string, m KeyModes) ([]byte, error) {
+	k := strings.ToLower(key)
+	if rest, ok := strings.CutPrefix(k, "c-"); ok && len(rest) == 1 && rest[0] >= 'a' && rest[0] <= 'z' {
+		return append(dst, rest[0]-'a'+1), nil
+	}
+	if s, ok := fixedKeys[k]; ok {
+		return append(dst, s...), nil
+	}
+	if final, ok := cursorKeys[k]; ok {
+		if m.CursorKeysApp {
+			return append(dst, 0x1b, 'O', final), nil
+		}
+		return append(dst, 0x1b, '[', final), nil
+	}
+	return dst, fmt.Errorf("%w %q", ErrBadKey, key)
+}

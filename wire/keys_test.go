@@ -1,0 +1,50 @@
+package wire
+
+import (
+	"errors"
+	"testing"
+)
+
+func TestAppendKey(t *testing.T) {
+	app := KeyModes{CursorKeysApp: true}
+	tests := []struct {
+		name string
+		key  string
+		m    KeyModes
+		want string
+	}{
+		{"control letter", "C-c", KeyModes{}, "\x03"},
+		{"control letter upper case", "C-A", KeyModes{}, "\x01"},
+		{"control z", "C-z", KeyModes{}, "\x1a"},
+		{"enter", "Enter", KeyModes{}, "\r"},
+		{"escape", "Escape", KeyModes{}, "\x1b"},
+		{"tab", "Tab", KeyModes{}, "\t"},
+		{"backspace", "BSpace", KeyModes{}, "\x7f"},
+		{"up normal", "Up", KeyModes{}, "\x1b[A"},
+		{"up application", "Up", app, "\x1bOA"},
+		{"left application", "Left", app, "\x1bOD"},
+		{"home normal", "Home", KeyModes{}, "\x1b[H"},
+		{"end application", "End", app, "\x1bOF"},
+		{"page up ignores the mode", "PageUp", app, "\x1b[5~"},
+		{"page down", "PageDown", KeyModes{}, "\x1b[6~"},
+		{"f1", "F1", KeyModes{}, "\x1bOP"},
+		{"f5", "F5", KeyModes{}, "\x1b[15~"},
+		{"f12", "F12", app, "\x1b[24~"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, err := AppendKey(nil, tt.key, tt.m)
+			if err != nil || string(got) != tt.want {
+				t.Errorf("AppendKey(%q) = %q, %v; want %q", tt.key, got, err, tt.want)
+			}
+		})
+	}
+}
+
+func TestAppendKeyRefusesUnknownNames(t *testing.T) {
+	for _, key := range []string{"", "C-", "C-1", "C-ab", "F13", "Enterr", "ctrl-c"} {
+		if _, err := AppendKey(nil, key, KeyModes{}); !errors.Is(err, ErrBadKey) {
+			t.Errorf("AppendKey(%q): err %v, want ErrBadKey", key, err)
+		}
+	}
+}
