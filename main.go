@@ -171,7 +171,7 @@ func newApp(notFound *string) *cli.App {
 		CommandNotFound: func(_ *cli.Context, name string) { *notFound = name },
 		Commands: []*cli.Command{
 			attachCommand(), newCommand(), lsCommand(), killCommand(), sendCommand(),
-			captureCommand(), waitCommand(), serverCommand(), versionCommand(),
+			captureCommand(), waitCommand(), envCommand(), serverCommand(), versionCommand(),
 		},
 	}
 	var setUsage func([]*cli.Command)

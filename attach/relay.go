@@ -109,6 +109,7 @@ func attachRequest(opts Options, fd int, isTerm bool) wire.Attach {
 		Name: opts.Name, Create: opts.Create, Exclusive: opts.Exclusive,
 		ReadOnly: opts.ReadOnly, Cols: cols, Rows: rows, Config: opts.Config,
 		Terminal: id, Restore: opts.Restore,
+		Env: wire.RefreshedEnv(os.LookupEnv),
 	}
 }
 

@@ -38,7 +38,8 @@ type client struct {
 	id         int
 	readOnly   bool
 	since      time.Time
-	restoreAsk restoreRequest // what its restore draws (shown.go); set by serveAttach before it attaches
+	restoreAsk restoreRequest    // what its restore draws (shown.go); set by serveAttach before it attaches
+	env        map[string]string // its refreshed variables (agent.go); set by serveAttach before it attaches
 	// conn is closed by writeLoop, its one writer, once the queue has
 	// drained (or a write failed); serveConn's deferred Close comes after
 	// the writer is done (serveAttach waits for done) and does nothing.

@@ -72,6 +72,7 @@ func (s *server) serveAttach(conn *net.UnixConn, req wire.Attach) {
 
 	c := newClient(id, conn, req.ReadOnly, max(req.Cols, 0), max(req.Rows, 0))
 	c.restoreAsk = restoreRequestOf(req)
+	c.env = req.Env
 	go c.writeLoop(func() { ss.resync(c) })
 	res := ss.attach(c, wire.Attached{Name: ss.name, ClientID: id, Created: created}, !created)
 	if created {

@@ -122,8 +122,10 @@ func Run(opts Options) error {
 	}
 	s.unlock = sync.OnceFunc(unlock)
 	defer s.unlock()
-	// The start lock of earlier versions; clients now lock the directory.
+	// The start lock of earlier versions (clients now lock the directory),
+	// and agent links a server that died left behind.
 	_ = dir.Remove(name + ".start")
+	s.removeStaleAgentLinks()
 	if ln == nil {
 		if ln, err = listen(dir, name, s.socket); err != nil {
 			return err
@@ -459,6 +461,8 @@ func (s *server) dispatch(conn *net.UnixConn, f wire.Frame) {
 		s.handleList(conn)
 	case wire.TypeStop:
 		s.handleStop(conn)
+	case wire.TypeEnv:
+		decodeThen(s, conn, f, s.handleEnv)
 	case wire.TypeStatus:
 		s.reply(conn, wire.TypeServerStatus, s.status())
 	default:

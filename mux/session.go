@@ -53,14 +53,17 @@ import (
 // session is one PTY and the clients attached to it.
 type session struct {
 	// Set when the session is started, then only read.
-	srv     *server
-	name    string
-	marker  string // WR_SESSION_ID=<random>: in the environment of everything the session starts
-	pid     int
-	created time.Time
-	command []string
-	cwd     string
-	model   *model // what a terminal would show; locked as model.go says (lockModel)
+	srv    *server
+	name   string
+	marker string // WR_SESSION_ID=<random>: in the environment of everything the session starts
+	// agentLink is the name, in the socket directory, of the link the
+	// session's SSH_AUTH_SOCK names (agent.go).
+	agentLink string
+	pid       int
+	created   time.Time
+	command   []string
+	cwd       string
+	model     *model // what a terminal would show; locked as model.go says (lockModel)
 
 	// proc is the PTY and the child. It is closed by end, and earlier by
 	// killSessions (the hang-up closes the PTY master); ptyproc's Close
@@ -75,13 +78,17 @@ type session struct {
 	// exactly the output that follows its registration: nothing lost,
 	// nothing doubled. Each attached client's cols and rows are guarded by
 	// it too (client.go).
-	mu         sync.Mutex
-	clients    map[int]*client
-	order      []*client // attach order, for "the earliest attached client"
-	owner      *client
-	cols, rows int
-	ended      bool
-	code       int // written by end under mu; read without it only after done is closed, or exited is set
+	mu      sync.Mutex
+	clients map[int]*client
+	// env is the refreshed variables of the client that last acted, and
+	// agentTarget where the agent link points (agent.go).
+	env         map[string]string
+	agentTarget string
+	order       []*client // attach order, for "the earliest attached client"
+	owner       *client
+	cols, rows  int
+	ended       bool
+	code        int // written by end under mu; read without it only after done is closed, or exited is set
 	// answerers is written under mu (countAnswerersLocked) and read without
 	// it by the model, which answers queries when it is zero.
 	answerers atomic.Int32 // attached clients whose terminal can answer a query
@@ -213,6 +220,7 @@ func (ss *session) end(code int) {
 		ss.unlockModel()
 	}
 	_ = ss.proc.Close()
+	ss.removeAgentLink()
 	ss.srv.sessionEnded(ss, keep)
 	close(ss.done)
 }
@@ -267,6 +275,7 @@ func (ss *session) attach(c *client, acc wire.Attached, restore bool) attachResu
 	c.send(wire.TypeAttached, accepted)
 	ss.clients[c.id] = c
 	ss.order = append(ss.order, c)
+	ss.actedLocked(c)
 	// Size first: a client that takes the size sees the screen at its size.
 	ss.sizeAttachLocked(c)
 	ss.countAnswerersLocked()

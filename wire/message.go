@@ -28,6 +28,7 @@ const (
 	TypeStop    Type = 15 // Stop -> OK
 	TypeStatus  Type = 16 // Status -> ServerStatus
 	TypeNew     Type = 17 // New -> OK | Error
+	TypeEnv     Type = 28 // Env -> EnvVars | Error
 	// SendStream, then the text in Data frames, then End -> OK | Error.
 	// Since minor 1.
 	TypeSendStream Type = 18
@@ -38,6 +39,7 @@ const (
 	TypeSessions     Type = 32
 	TypeScreen       Type = 33
 	TypeServerStatus Type = 34
+	TypeEnvVars      Type = 39
 
 	// An attached connection: Attach, then Attached or Error; then a stream.
 	TypeAttach   Type = 40 // client -> server: Attach
@@ -135,6 +137,20 @@ type Attach struct {
 	// empty, the scrollback the terminal has not been shown and the
 	// screen. Since minor 2.
 	Restore string `json:"restore,omitempty"`
+	// Env is what the client has of the variables a session refreshes
+	// from the client that last acted (RefreshedEnv). Since minor 3.
+	Env map[string]string `json:"env,omitempty"`
+}
+
+// Env asks for the variables of the client that last acted in a session,
+// for wr env. Since minor 3.
+type Env struct {
+	Name string `json:"name"`
+}
+
+// EnvVars answers Env.
+type EnvVars struct {
+	Vars map[string]string `json:"vars"`
 }
 
 // RestoreScreen in Attach.Restore: draw the screen, never the scrollback.

@@ -274,6 +274,49 @@ func (d *Dir) Rename(old, new string) error {
 	return nil
 }
 
+// Symlink points the symbolic link name in d at target, replacing what
+// was there in one step (a new link, renamed over the old): a program that
+// follows the link at any moment finds the old target or the new one.
+func (d *Dir) Symlink(target, name string) error {
+	if err := checkName(name); err != nil {
+		return err
+	}
+	tmp := name + ".new"
+	_ = unix.Unlinkat(d.fd, tmp, 0)
+	if err := unix.Symlinkat(target, d.fd, tmp); err != nil {
+		return &os.LinkError{Op: "symlink", Old: target, New: filepath.Join(d.path, name), Err: err}
+	}
+	if err := unix.Renameat(d.fd, tmp, d.fd, name); err != nil {
+		_ = unix.Unlinkat(d.fd, tmp, 0)
+		return &os.LinkError{Op: "rename", Old: filepath.Join(d.path, tmp), New: filepath.Join(d.path, name), Err: err}
+	}
+	return nil
+}
+
+// Readlink returns the target of the symbolic link name in d.
+func (d *Dir) Readlink(name string) (string, error) {
+	if err := checkName(name); err != nil {
+		return "", err
+	}
+	buf := make([]byte, unix.PathMax)
+	n, err := unix.Readlinkat(d.fd, name, buf)
+	if err != nil {
+		return "", &fs.PathError{Op: "readlink", Path: filepath.Join(d.path, name), Err: err}
+	}
+	return string(buf[:n]), nil
+}
+
+// Names lists the names in d.
+func (d *Dir) Names() ([]string, error) {
+	fd, err := unix.Openat(d.fd, ".", unix.O_RDONLY|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
+	if err != nil {
+		return nil, &fs.PathError{Op: "open", Path: d.path, Err: err}
+	}
+	f := os.NewFile(uintptr(fd), d.path)
+	defer f.Close()
+	return f.Readdirnames(-1)
+}
+
 // Lock takes an exclusive lock on the directory itself, waiting for it,
 // until unlock. Clients that find no server hold it while they start one,
 // so two of them end up with one server. It is the directory's own lock,
