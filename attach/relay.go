@@ -105,12 +105,16 @@ func attachRequest(opts Options, fd int, isTerm bool) wire.Attach {
 			id = terminalID(opts.Stdout)
 		}
 	}
-	return wire.Attach{
+	req := wire.Attach{
 		Name: opts.Name, Create: opts.Create, Exclusive: opts.Exclusive,
 		ReadOnly: opts.ReadOnly, Cols: cols, Rows: rows, Config: opts.Config,
 		Terminal: id, Restore: opts.Restore,
 		Env: wire.RefreshedEnv(os.LookupEnv),
 	}
+	if os.Getenv("WR_SOCKET") == opts.Socket {
+		req.Inside = os.Getenv("WR_SESSION_ID")
+	}
+	return req
 }
 
 // catchSignals starts catching the signals an attach answers, and returns

@@ -40,6 +40,7 @@ type client struct {
 	since      time.Time
 	restoreAsk restoreRequest    // what its restore draws (shown.go); set by serveAttach before it attaches
 	env        map[string]string // its refreshed variables (agent.go); set by serveAttach before it attaches
+	inside     string            // WR_SESSION_ID of the session it runs in (loop.go); set likewise
 	// conn is closed by writeLoop, its one writer, once the queue has
 	// drained (or a write failed); serveConn's deferred Close comes after
 	// the writer is done (serveAttach waits for done) and does nothing.

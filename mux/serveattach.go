@@ -65,6 +65,10 @@ func (s *server) serveAttach(conn *net.UnixConn, req wire.Attach) {
 		s.reply(conn, wire.TypeError, *werr)
 		return
 	}
+	if in := s.attachLoop(ss, req.Inside); in != nil && !created {
+		s.reply(conn, wire.TypeError, *loopError(ss, in))
+		return
+	}
 	s.mu.Lock()
 	s.nextClient++
 	id := s.nextClient
@@ -73,6 +77,7 @@ func (s *server) serveAttach(conn *net.UnixConn, req wire.Attach) {
 	c := newClient(id, conn, req.ReadOnly, max(req.Cols, 0), max(req.Rows, 0))
 	c.restoreAsk = restoreRequestOf(req)
 	c.env = req.Env
+	c.inside = req.Inside
 	go c.writeLoop(func() { ss.resync(c) })
 	res := ss.attach(c, wire.Attached{Name: ss.name, ClientID: id, Created: created}, !created)
 	if created {

@@ -140,6 +140,10 @@ type Attach struct {
 	// Env is what the client has of the variables a session refreshes
 	// from the client that last acted (RefreshedEnv). Since minor 3.
 	Env map[string]string `json:"env,omitempty"`
+	// Inside is the WR_SESSION_ID of the session of this server the
+	// client runs in, if any: the server refuses an attach that would
+	// loop. Since minor 3.
+	Inside string `json:"inside,omitempty"`
 }
 
 // Env asks for the variables of the client that last acted in a session,
@@ -215,6 +219,7 @@ const (
 	CodeBadFrame  = "bad-frame"
 	CodeStopping  = "stopping"
 	CodeTimeout   = "timeout" // a send the program did not take in time
+	CodeLoop      = "loop"    // an attach from inside a session its target shows
 )
 
 // List asks for every session.
