@@ -22,21 +22,32 @@ const maxServerLog = 1 << 20
 // caller's session, so the server outlives the terminal that started it.
 // The writer it returns is the log, rotated at maxServerLog; stdout and
 // stderr follow it to each new file, so a panic's trace lands in the
-// current one.
-func Daemonize(socket string) (io.Writer, error) {
+// current one. restoreStderr points stderr back where it was, so that a
+// server that cannot start says why to whoever ran it, not only in a log
+// they may never read.
+func Daemonize(socket string) (log io.Writer, restoreStderr func(), err error) {
 	dir, err := wire.PrepareDir(socket)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	// Refuse a path that is not a socket before creating anything beside it.
 	if _, err := dir.CheckSocket(filepath.Base(socket)); err != nil {
 		dir.Close()
-		return nil, err
+		return nil, nil, err
 	}
 	l := &serverLog{dir: dir, name: filepath.Base(socket) + ".log", max: maxServerLog}
 	if err := l.open(); err != nil {
 		dir.Close()
-		return nil, fmt.Errorf("cannot open the server log %s: %w", socket+".log", wire.ErrnoOf(err))
+		return nil, nil, fmt.Errorf("cannot open the server log %s: %w", socket+".log", wire.ErrnoOf(err))
+	}
+	saved, err := unix.FcntlInt(2, unix.F_DUPFD_CLOEXEC, 3)
+	if err != nil {
+		saved = -1
+	}
+	restoreStderr = func() {
+		if saved >= 0 {
+			_ = unix.Dup2(saved, 2)
+		}
 	}
 	_, _ = unix.Setsid() // already a leader when the client started us that way
 	_ = os.Chdir("/")    // hold no directory busy; sessions get their own
@@ -45,7 +56,7 @@ func Daemonize(socket string) (io.Writer, error) {
 		null.Close()
 	}
 	l.redirect()
-	return l, nil
+	return l, restoreStderr, nil
 }
 
 // serverLog is the daemon's log file, rotated once it passes max. The
