@@ -297,7 +297,10 @@ func attachCommand() *cli.Command {
 			default:
 				return &usageError{fmt.Errorf("bad --restore %q: scrollback or screen", c.String("restore"))}
 			}
-			return doAttach(c, name, command, !c.Bool("no-create"), false, c.Bool("read-only"), c.String("detach-key"))
+			// A read-only attach never creates: nobody could type in
+			// the session it made.
+			create := !c.Bool("no-create") && !c.Bool("read-only")
+			return doAttach(c, name, command, create, false, c.Bool("read-only"), c.String("detach-key"))
 		},
 	}
 }

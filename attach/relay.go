@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"strings"
 	"sync"
 	"syscall"
 	"time"
@@ -87,6 +88,11 @@ func Run(opts Options) (code int, err error) {
 		// The session ended before anyone saw it: its last screen was
 		// drawn, and this says how it ended.
 		fmt.Fprintf(opts.Stdout, "\n[%s exited with %d]\n", accepted.Name, out.code)
+	}
+	// Said last, so it is on the screen when the attach is over (a
+	// restore would have cleared it at the start).
+	if !accepted.Created && len(opts.Config.Command) > 0 && !out.quiet {
+		fmt.Fprintf(os.Stderr, "wr: session %s already existed, so %q was not run\n", accepted.Name, strings.Join(opts.Config.Command, " "))
 	}
 	return out.code, out.err
 }
