@@ -189,13 +189,22 @@ func (ss *session) waitLoop() {
 // (exited) for its keep: nobody has seen its code or its last screen yet.
 // One with a client attached has delivered them, and is removed.
 func (ss *session) end(code int) {
-	exited, _ := wire.Encode(wire.Exited{Code: code})
+	ending := ""
 	killed := ss.killed.Load()
 	if killed {
+		ending = wire.EndKilled
+		ss.srv.mu.Lock()
+		if ss.srv.draining {
+			ending = wire.EndStopped
+		}
+		ss.srv.mu.Unlock()
 		ss.mu.Lock()
 	} else {
 		ss.lockModel()
 	}
+	// A killed session's model is not drawn to its end (only mu is held):
+	// its last line is taken to be used.
+	exited, _ := wire.Encode(wire.Exited{Code: code, Ending: ending, LineUsed: killed || lineUsed(ss.model.scr)})
 	ss.ended = true
 	ss.code = code
 	clients := ss.order

@@ -181,7 +181,21 @@ type Resize struct {
 // after the session's last Output.
 type Exited struct {
 	Code int `json:"code"`
+	// Ending says why an attached session ended when it did not end by
+	// itself (EndKilled, EndStopped), so the client can say so; empty for
+	// a command that exited. Since minor 3.
+	Ending string `json:"ending,omitempty"`
+	// LineUsed: the session's cursor was not at the start of an empty
+	// line, so a line the client prints must begin on a new one. Since
+	// minor 3.
+	LineUsed bool `json:"line_used,omitempty"`
 }
+
+// Exited.Ending values.
+const (
+	EndKilled  = "killed"  // wr kill
+	EndStopped = "stopped" // wr server stop
+)
 
 // Error is a failed request, or a session stream that ended abnormally. It
 // is also the error the client returns for it (*Error), in the manner of
