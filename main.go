@@ -173,7 +173,7 @@ func newApp(notFound *string) *cli.App {
 		CommandNotFound: func(_ *cli.Context, name string) { *notFound = name },
 		Commands: []*cli.Command{
 			attachCommand(), newCommand(), lsCommand(), hasCommand(), killCommand(), sendCommand(),
-			captureCommand(), waitCommand(), detachCommand(), renameCommand(), recordCommand(),
+			captureCommand(), waitCommand(), detachCommand(), renameCommand(), recordCommand(), envCommand(),
 			serverCommand(), completionCommand(), versionCommand(), namesCommand(),
 		},
 	}
@@ -305,7 +305,7 @@ func attachCommand() *cli.Command {
 				return &usageError{fmt.Errorf("bad --restore %q: scrollback or screen", c.String("restore"))}
 			}
 			return doAttach(c, name, command, attach.Options{
-				Create: !c.Bool("no-create"), ReadOnly: c.Bool("read-only"),
+				Create: !c.Bool("no-create") && !c.Bool("read-only"), ReadOnly: c.Bool("read-only"),
 				DetachOthers: c.Bool("detach-others"), Restore: restoreMode(c),
 			})
 		},
@@ -741,7 +741,7 @@ func serverCommand() *cli.Command {
 				Name:  "run",
 				Usage: "run the server in the foreground (--daemon: detach, log beside the socket)",
 				Flags: []cli.Flag{&cli.BoolFlag{Name: "daemon", Usage: "detach from the terminal and log to SOCKET.log"}},
-				Action: func(c *cli.Context) error {
+				Action: func(c *cli.Context) (err error) {
 					socket, err := socketPath(c)
 					if err != nil {
 						return err
@@ -761,15 +761,22 @@ func serverCommand() *cli.Command {
 					runtime.GOMAXPROCS(1)
 					opts := mux.Options{Socket: socket}
 					if c.Bool("daemon") {
-						w, err := mux.Daemonize(socket)
-						if err != nil {
-							return err
+						w, restoreStderr, derr := mux.Daemonize(socket)
+						if derr != nil {
+							return derr
 						}
 						opts.Log = w
+						// A server that cannot start says why in its log
+						// and, below, on the stderr of whoever ran it.
+						defer func() {
+							if err != nil {
+								fmt.Fprintf(w, "wr server: %s\n", sentence(err))
+								restoreStderr()
+							}
+						}()
 					}
-					err = mux.Run(opts)
-					if errors.Is(err, mux.ErrRunning) {
-						return fail(1, "a server is already running on %s; stop it or pick another --socket", socket)
+					if err = mux.Run(opts); errors.Is(err, mux.ErrRunning) {
+						err = fail(1, "a server is already running on %s; stop it or pick another --socket", socket)
 					}
 					return err
 				},

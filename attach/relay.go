@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"syscall"
@@ -39,9 +40,11 @@ type Options struct {
 // outcome is how an attach ended.
 type outcome struct {
 	code     int
-	detached bool  // by the detach key: print the notice
-	err      error // returned by Run, after the terminal is restored
-	quiet    bool  // ended by a signal or a vanished terminal: say nothing
+	detached bool   // by the detach key: print the notice
+	err      error  // returned by Run, after the terminal is restored
+	quiet    bool   // ended by a signal or a vanished terminal: say nothing
+	ending   string // wire.Exited.Ending: killed, stopped, or "" (it exited)
+	lineUsed bool   // wire.Exited.LineUsed
 }
 
 // Run attaches the terminal on opts.Stdin/Stdout to a session and relays
@@ -101,6 +104,28 @@ func Run(opts Options) (code int, err error) {
 		// The session ended before anyone saw it: its last screen was
 		// drawn, and this says how it ended.
 		fmt.Fprintf(opts.Stdout, "\n[%s exited with %d]\n", accepted.Name, out.code)
+	case out.err == nil && !out.quiet && isTerm && isTerminal(opts.Stdout):
+		// The session ended while attached: say how, on a line of its
+		// own, so the outer prompt never lands on the session's last line.
+		// A command that exited with its cursor on an empty line needs no
+		// word: the prompt takes that line, as it would without wr. Only
+		// to a terminal: a script reading the output gets the program's
+		// bytes and nothing else.
+		if line := endingLine(accepted.Name, out.ending); line != "" || out.lineUsed {
+			nl := ""
+			if out.lineUsed {
+				nl = "\n"
+			}
+			if line == "" {
+				line = "[" + accepted.Name + " exited]"
+			}
+			fmt.Fprintf(opts.Stdout, "%s%s\n", nl, line)
+		}
+	}
+	// Said last, so it is on the screen when the attach is over (a
+	// restore would have cleared it at the start).
+	if !accepted.Created && len(opts.Config.Command) > 0 && !out.quiet {
+		fmt.Fprintf(os.Stderr, "wr: session %s already existed, so %q was not run\n", accepted.Name, strings.Join(opts.Config.Command, " "))
 	}
 	return out.code, out.err
 }
@@ -119,11 +144,16 @@ func attachRequest(opts Options, fd int, isTerm bool) wire.Attach {
 			id = terminalID(opts.Stdout)
 		}
 	}
-	return wire.Attach{
+	req := wire.Attach{
 		Name: opts.Name, Create: opts.Create, Exclusive: opts.Exclusive,
 		ReadOnly: opts.ReadOnly, Cols: cols, Rows: rows, Config: opts.Config,
 		Terminal: id, Restore: opts.Restore, DetachOthers: opts.DetachOthers,
+		Env: wire.RefreshedEnv(os.LookupEnv),
 	}
+	if os.Getenv("WR_SOCKET") == opts.Socket {
+		req.Inside = os.Getenv("WR_SESSION_ID")
+	}
+	return req
 }
 
 // catchSignals starts catching the signals an attach answers, and returns
@@ -504,7 +534,7 @@ func (r *relay) readServer() {
 				r.finish(outcome{code: 1, err: err})
 				return
 			}
-			r.finish(outcome{code: e.Code})
+			r.finish(outcome{code: e.Code, ending: e.Ending, lineUsed: e.LineUsed})
 			return
 		case wire.TypeError:
 			e := new(wire.Error)
@@ -697,4 +727,16 @@ func (r *relay) sendInput(b []byte) {
 		}
 		b = b[n:]
 	}
+}
+
+// endingLine is what the client says when the session ended by wr kill or
+// wr server stop; "" when it ended by itself.
+func endingLine(name, ending string) string {
+	switch ending {
+	case wire.EndKilled:
+		return "[" + name + " was killed]"
+	case wire.EndStopped:
+		return "[server stopped]"
+	}
+	return ""
 }

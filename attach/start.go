@@ -10,8 +10,6 @@ import (
 	"syscall"
 	"time"
 
-	"golang.org/x/sys/unix"
-
 	"wr/internal/rawio"
 	"wr/wire"
 )
@@ -84,15 +82,11 @@ func dialOrStart(socket, exe string) (*Conn, error) {
 	if _, err := dir.CheckSocket(name); err != nil {
 		return nil, err
 	}
-	lock, err := dir.OpenFile(name+".start", os.O_RDWR|os.O_CREATE, 0o600)
+	unlock, err := dir.Lock()
 	if err != nil {
-		return nil, fmt.Errorf("cannot open the start lock %s: %w", socket+".start", wire.ErrnoOf(err))
+		return nil, err
 	}
-	defer lock.Close()
-	if err := unix.Flock(int(lock.Fd()), unix.LOCK_EX); err != nil {
-		return nil, fmt.Errorf("cannot take the start lock %s: %w", socket+".start", err)
-	}
-	defer unix.Flock(int(lock.Fd()), unix.LOCK_UN)
+	defer unlock()
 
 	// Another client may have started it while we waited for the lock.
 	if c, err := Dial(socket); err == nil || !errors.Is(err, ErrNoServer) {

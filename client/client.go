@@ -267,6 +267,14 @@ func (c *Client) Rename(old, new string) error {
 	return c.request(old, 3, wire.TypeRename, wire.Rename{Old: old, New: new}, nil)
 }
 
+// Env returns the refreshed variables (wire.RefreshedEnv) of the client
+// that last acted in session name: what wr env prints.
+func (c *Client) Env(name string) (map[string]string, error) {
+	var reply wire.EnvVars
+	err := c.request(name, 3, wire.TypeEnv, wire.Env{Name: name}, &reply)
+	return reply.Vars, err
+}
+
 // Stop kills every session and stops the server; attach.ErrNoServer when
 // none runs.
 func (c *Client) Stop() error { return c.request("", 0, wire.TypeStop, wire.Stop{}, nil) }

@@ -39,7 +39,9 @@ type client struct {
 	readOnly   bool
 	record     bool // a recorder (wr record): read-only, 0x0, shown the screen, told the size
 	since      time.Time
-	restoreAsk restoreRequest // what its restore draws (shown.go); set by serveAttach before it attaches
+	restoreAsk restoreRequest    // what its restore draws (shown.go); set by serveAttach before it attaches
+	env        map[string]string // its refreshed variables (agent.go); set by serveAttach before it attaches
+	inside     string            // WR_SESSION_ID of the session it runs in (loop.go); set likewise
 	// conn is closed by writeLoop, its one writer, once the queue has
 	// drained (or a write failed); serveConn's deferred Close comes after
 	// the writer is done (serveAttach waits for done) and does nothing.

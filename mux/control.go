@@ -396,3 +396,16 @@ func (s *server) handleStop(conn net.Conn) {
 	s.reply(conn, wire.TypeOK, wire.OK{Names: s.end(targets, "removed by wr server stop")})
 	s.shutdown()
 }
+
+// handleEnv answers wr env: the refreshed variables of the client that
+// last acted in the session (agent.go).
+func (s *server) handleEnv(conn *net.UnixConn, req wire.Env) {
+	ss := s.lookup(conn, req.Name)
+	if ss == nil {
+		return
+	}
+	ss.mu.Lock()
+	vars := ss.env
+	ss.mu.Unlock()
+	s.reply(conn, wire.TypeEnvVars, wire.EnvVars{Vars: vars})
+}

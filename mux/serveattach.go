@@ -66,12 +66,17 @@ func (s *server) serveAttach(conn *net.UnixConn, req wire.Attach) {
 		s.reply(conn, wire.TypeError, *werr)
 		return
 	}
+	// A recorder shows nothing, so it closes no loop.
+	if in := s.attachLoop(ss, req.Inside); in != nil && !created && !req.Record {
+		s.reply(conn, wire.TypeError, *loopError(ss, in))
+		return
+	}
 	s.mu.Lock()
 	s.nextClient++
 	id := s.nextClient
 	s.mu.Unlock()
 
-	if !created && slices.Contains(req.Config.Env, ss.marker) {
+	if !created && !req.Record && slices.Contains(req.Config.Env, ss.marker) {
 		// A client inside the session, which may have been renamed since
 		// its shell started (so WR_SESSION no longer says it).
 		s.replyErr(conn, wire.CodeExists, "already inside session %s; attaching to it from inside itself would loop", ss.name())
@@ -82,6 +87,8 @@ func (s *server) serveAttach(conn *net.UnixConn, req wire.Attach) {
 		c.record, c.cols, c.rows = true, 0, 0
 	}
 	c.restoreAsk = restoreRequestOf(req)
+	c.env = req.Env
+	c.inside = req.Inside
 	go c.writeLoop(func() { ss.resync(c) })
 	res := ss.attach(c, wire.Attached{Name: ss.name(), ClientID: id, Created: created}, !created)
 	if created {

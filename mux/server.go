@@ -54,9 +54,10 @@ type server struct {
 	started time.Time
 	// ln is closed by shutdownLocked (once: stopping), which ends the
 	// accept loop; Run closes it itself only when it fails before serving.
-	ln      *net.UnixListener
-	unlock  func()           // releases the server lock; idempotent
-	watcher *ptyproc.Watcher // waits for the output of quiet sessions and for every exit
+	ln        *net.UnixListener
+	unlock    func()           // releases the server lock; idempotent
+	activated bool             // ln came from systemd (socket activation) and stays its
+	watcher   *ptyproc.Watcher // waits for the output of quiet sessions and for every exit
 
 	output  atomic.Int64   // bytes read from every PTY, for release
 	release memoryRelease  // its own mu, taken alone
@@ -99,34 +100,44 @@ func Run(opts Options) error {
 	defer dir.Close()
 	s.dir = dir
 	name := filepath.Base(s.socket)
-	unlock, err := lockServer(dir, s.socket)
+	// Under socket activation systemd bound the socket and keeps it: the
+	// server serves on it, never removes it, and at start waits for the
+	// server lock, which a server systemd started before may hold for the
+	// last moments of its exit.
+	ln, err := activatedListener(dir, s.socket)
 	if err != nil {
+		return err
+	}
+	s.activated = ln != nil
+	lockWait := time.Duration(0)
+	if s.activated {
+		lockWait = handshakeTimeout
+	}
+	unlock, err := lockServer(dir, s.socket, lockWait)
+	if err != nil {
+		if ln != nil {
+			ln.Close()
+		}
 		return err
 	}
 	s.unlock = sync.OnceFunc(unlock)
 	defer s.unlock()
-	addr, err := dir.Addr(name)
-	if err != nil {
-		return err
-	}
-	if err := removeStale(dir, name, addr, s.socket); err != nil {
-		return err
-	}
-	// Create the socket 0600 from the start: a chmod after listen would
-	// leave a window in which anyone could connect. It is bound through the
-	// directory's descriptor, and removed through it at shutdown (not by
-	// the listener, which knows only the descriptor's address).
-	old := syscall.Umask(0o177)
-	ln, err := net.ListenUnix("unix", &net.UnixAddr{Name: addr, Net: "unix"})
-	syscall.Umask(old)
-	if err != nil {
-		return fmt.Errorf("cannot listen on %s: %w", s.socket, wire.ErrnoOf(err))
+	// The start lock of earlier versions (clients now lock the directory),
+	// and agent links a server that died left behind.
+	_ = dir.Remove(name + ".start")
+	s.removeStaleAgentLinks()
+	if ln == nil {
+		if ln, err = listen(dir, name, s.socket); err != nil {
+			return err
+		}
 	}
 	ln.SetUnlinkOnClose(false)
 	s.ln = ln
 	if s.watcher, err = ptyproc.NewWatcher(); err != nil {
 		ln.Close()
-		_ = dir.Remove(name)
+		if !s.activated {
+			_ = dir.Remove(name)
+		}
 		return err
 	}
 	defer s.watcher.Close()
@@ -214,13 +225,21 @@ func (f *acceptFailures) failed(s *server, err error) time.Duration {
 // lockServer takes an exclusive lock beside the socket for the server's
 // life. The kernel drops it when the process dies, however it dies, so a
 // socket left by a SIGKILLed server is known to be stale.
-func lockServer(dir *wire.Dir, socket string) (func(), error) {
+func lockServer(dir *wire.Dir, socket string, wait time.Duration) (func(), error) {
 	path := socket + ".lock"
 	f, err := dir.OpenFile(filepath.Base(path), os.O_RDWR|os.O_CREATE, 0o600)
 	if err != nil {
 		return nil, fmt.Errorf("cannot open the server lock %s: %w", path, wire.ErrnoOf(err))
 	}
-	if err := unix.Flock(int(f.Fd()), unix.LOCK_EX|unix.LOCK_NB); err != nil {
+	deadline := time.Now().Add(wait)
+	for {
+		err = unix.Flock(int(f.Fd()), unix.LOCK_EX|unix.LOCK_NB)
+		if !errors.Is(err, unix.EWOULDBLOCK) || time.Now().After(deadline) {
+			break
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	if err != nil {
 		f.Close()
 		if errors.Is(err, unix.EWOULDBLOCK) {
 			return nil, fmt.Errorf("%w on %s", ErrRunning, socket)
@@ -228,6 +247,28 @@ func lockServer(dir *wire.Dir, socket string) (func(), error) {
 		return nil, fmt.Errorf("cannot take the server lock %s: %w", path, err)
 	}
 	return func() { f.Close() }, nil
+}
+
+// listen binds the server's socket in dir, removing a dead server's first.
+func listen(dir *wire.Dir, name, socket string) (*net.UnixListener, error) {
+	addr, err := dir.Addr(name)
+	if err != nil {
+		return nil, err
+	}
+	if err := removeStale(dir, name, addr, socket); err != nil {
+		return nil, err
+	}
+	// Create the socket 0600 from the start: a chmod after listen would
+	// leave a window in which anyone could connect. It is bound through the
+	// directory's descriptor, and removed through it at shutdown (not by
+	// the listener, which knows only the descriptor's address).
+	old := syscall.Umask(0o177)
+	ln, err := net.ListenUnix("unix", &net.UnixAddr{Name: addr, Net: "unix"})
+	syscall.Umask(old)
+	if err != nil {
+		return nil, fmt.Errorf("cannot listen on %s: %w", socket, wire.ErrnoOf(err))
+	}
+	return ln, nil
 }
 
 // removeStale removes a dead server's socket, with the server lock held.
@@ -270,9 +311,13 @@ func (s *server) shutdownLocked() {
 	s.stopping = true
 	close(s.stopped)
 	s.ln.Close()
-	// Still ours: the lock keeps any other server from binding it.
-	if err := s.dir.Remove(filepath.Base(s.socket)); err != nil {
-		s.logf("remove the socket: %v", err)
+	// Still ours: the lock keeps any other server from binding it. One
+	// systemd passed stays: systemd listens on it and starts the next
+	// server when someone connects.
+	if !s.activated {
+		if err := s.dir.Remove(filepath.Base(s.socket)); err != nil {
+			s.logf("remove the socket: %v", err)
+		}
 	}
 	s.unlock()
 }
@@ -422,6 +467,8 @@ func (s *server) dispatch(conn *net.UnixConn, f wire.Frame) {
 		s.handleList(conn)
 	case wire.TypeStop:
 		s.handleStop(conn)
+	case wire.TypeEnv:
+		decodeThen(s, conn, f, s.handleEnv)
 	case wire.TypeStatus:
 		s.reply(conn, wire.TypeServerStatus, s.status())
 	default:
@@ -451,34 +498,6 @@ func (s *server) status() wire.ServerStatus {
 		Sessions: n, Socket: s.socket, Goroutines: runtime.NumGoroutine(),
 		HeapKiB: int((ms.HeapSys - ms.HeapReleased) >> 10),
 	}
-}
-
-// Daemonize points stdio at a log file beside the socket and leaves the
-// caller's session, so the server outlives the terminal that started it.
-func Daemonize(socket string) (io.Writer, error) {
-	dir, err := wire.PrepareDir(socket)
-	if err != nil {
-		return nil, err
-	}
-	defer dir.Close()
-	// Refuse a path that is not a socket before creating anything beside it.
-	if _, err := dir.CheckSocket(filepath.Base(socket)); err != nil {
-		return nil, err
-	}
-	path := socket + ".log"
-	f, err := dir.OpenFile(filepath.Base(path), os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o600)
-	if err != nil {
-		return nil, fmt.Errorf("cannot open the server log %s: %w", path, wire.ErrnoOf(err))
-	}
-	_, _ = unix.Setsid() // already a leader when the client started us that way
-	_ = os.Chdir("/")    // hold no directory busy; sessions get their own
-	if null, err := os.Open(os.DevNull); err == nil {
-		_ = unix.Dup2(int(null.Fd()), 0)
-		null.Close()
-	}
-	_ = unix.Dup2(int(f.Fd()), 1)
-	_ = unix.Dup2(int(f.Fd()), 2)
-	return f, nil
 }
 
 // waitTimeout waits for wg, but not forever: a connection stuck in a

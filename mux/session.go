@@ -59,13 +59,16 @@ type session struct {
 	nameP atomic.Pointer[string]
 
 	// Set when the session is started, then only read.
-	srv     *server
-	marker  string // WR_SESSION_ID=<random>: in the environment of everything the session starts
-	pid     int
-	created time.Time
-	command []string
-	cwd     string
-	model   *model // what a terminal would show; locked as model.go says (lockModel)
+	srv    *server
+	marker string // WR_SESSION_ID=<random>: in the environment of everything the session starts
+	// agentLink is the name, in the socket directory, of the link the
+	// session's SSH_AUTH_SOCK names (agent.go).
+	agentLink string
+	pid       int
+	created   time.Time
+	command   []string
+	cwd       string
+	model     *model // what a terminal would show; locked as model.go says (lockModel)
 
 	// proc is the PTY and the child. It is closed by end, and earlier by
 	// killSessions (the hang-up closes the PTY master); ptyproc's Close
@@ -80,13 +83,17 @@ type session struct {
 	// exactly the output that follows its registration: nothing lost,
 	// nothing doubled. Each attached client's cols and rows are guarded by
 	// it too (client.go).
-	mu         sync.Mutex
-	clients    map[int]*client
-	order      []*client // attach order, for "the earliest attached client"
-	owner      *client
-	cols, rows int
-	ended      bool
-	code       int // written by end under mu; read without it only after done is closed, or exited is set
+	mu      sync.Mutex
+	clients map[int]*client
+	// env is the refreshed variables of the client that last acted, and
+	// agentTarget where the agent link points (agent.go).
+	env         map[string]string
+	agentTarget string
+	order       []*client // attach order, for "the earliest attached client"
+	owner       *client
+	cols, rows  int
+	ended       bool
+	code        int // written by end under mu; read without it only after done is closed, or exited is set
 	// answerers is written under mu (countAnswerersLocked) and read without
 	// it by the model, which answers queries when it is zero.
 	answerers atomic.Int32 // attached clients whose terminal can answer a query
@@ -194,13 +201,22 @@ func (ss *session) waitLoop() {
 // (exited) for its keep: nobody has seen its code or its last screen yet.
 // One with a client attached has delivered them, and is removed.
 func (ss *session) end(code int) {
-	exited, _ := wire.Encode(wire.Exited{Code: code})
+	ending := ""
 	killed := ss.killed.Load()
 	if killed {
+		ending = wire.EndKilled
+		ss.srv.mu.Lock()
+		if ss.srv.draining {
+			ending = wire.EndStopped
+		}
+		ss.srv.mu.Unlock()
 		ss.mu.Lock()
 	} else {
 		ss.lockModel()
 	}
+	// A killed session's model is not drawn to its end (only mu is held):
+	// its last line is taken to be used.
+	exited, _ := wire.Encode(wire.Exited{Code: code, Ending: ending, LineUsed: killed || lineUsed(ss.model.scr)})
 	ss.ended = true
 	ss.code = code
 	clients := ss.order
@@ -228,6 +244,7 @@ func (ss *session) end(code int) {
 		ss.unlockModel()
 	}
 	_ = ss.proc.Close()
+	ss.removeAgentLink()
 	ss.srv.sessionEnded(ss, keep)
 	close(ss.done)
 }
@@ -286,6 +303,7 @@ func (ss *session) attach(c *client, acc wire.Attached, restore bool) attachResu
 	c.send(wire.TypeAttached, accepted)
 	ss.clients[c.id] = c
 	ss.order = append(ss.order, c)
+	ss.actedLocked(c)
 	// Size first: a client that takes the size sees the screen at its size.
 	ss.sizeAttachLocked(c)
 	ss.countAnswerersLocked()

@@ -53,6 +53,7 @@ func (ss *session) sizeDetachLocked(c *client) {
 
 func (ss *session) setOwnerLocked(c *client) {
 	ss.owner = c
+	ss.actedLocked(c)
 	ss.applySizeLocked(c)
 }
 

@@ -23,8 +23,10 @@ const defaultKeep = 24 * time.Hour
 // read until run is called, so the creating client can be registered first
 // and see the shell's first prompt.
 func (s *server) startSession(name string, cfg wire.SessionConfig) (*session, error) {
-	marker := "WR_SESSION_ID=" + newSessionID()
-	env := append(sessionEnv(cfg.Env, name, s.socket), marker)
+	id := newSessionID()
+	marker := "WR_SESSION_ID=" + id
+	link := agentLinkPrefix(s.socket) + id
+	env := append(sessionEnv(cfg.Env, name, s.socket), marker, "SSH_AUTH_SOCK="+s.agentPath(link))
 	argv := cfg.Command
 	if len(argv) == 0 {
 		sh := lookupEnv(env, "SHELL")
@@ -50,7 +52,7 @@ func (s *server) startSession(name string, cfg wire.SessionConfig) (*session, er
 	// (a few KiB, the client's whole one) for the session's life.
 	cmd.Env = nil
 	ss := &session{
-		srv: s, marker: marker, proc: p, ptySize: p, pid: p.Pid(), created: time.Now(),
+		srv: s, marker: marker, agentLink: link, proc: p, ptySize: p, pid: p.Pid(), created: time.Now(),
 		command: argv, cwd: cfg.Cwd, clients: map[int]*client{},
 		cols: cols, rows: rows, done: make(chan struct{}), drained: make(chan struct{}),
 		inputTurn: newTurn(), sendTurn: newTurn(),
@@ -66,6 +68,9 @@ func (s *server) startSession(name string, cfg wire.SessionConfig) (*session, er
 		func() bool { return ss.answerers.Load() == 0 },
 		func(p []byte) { _ = ss.writePTY(p) })
 	ss.model.dropped = ss.killed.Load
+	// The creating client acted first: its variables, and its agent.
+	ss.env = wire.RefreshedEnv(wire.LookupIn(cfg.Env))
+	ss.pointAgentLocked(ss.env["SSH_AUTH_SOCK"])
 	return ss, nil
 }
 
@@ -85,14 +90,15 @@ func (ss *session) run() {
 }
 
 // sessionEnv is the client's environment plus WR_SESSION and WR_SOCKET, with
-// TERM defaulted when the client had none a program could use.
+// TERM defaulted when the client had none a program could use, and less
+// SSH_AUTH_SOCK, which startSession sets to the session's agent link.
 func sessionEnv(clientEnv []string, name, socket string) []string {
 	env := make([]string, 0, len(clientEnv)+3)
 	term := ""
 	for _, kv := range clientEnv {
 		k, v, _ := strings.Cut(kv, "=")
 		switch k {
-		case "WR_SESSION", "WR_SOCKET", "WR_SESSION_ID":
+		case "WR_SESSION", "WR_SOCKET", "WR_SESSION_ID", "SSH_AUTH_SOCK":
 			continue
 		case "TERM":
 			term = v

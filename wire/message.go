@@ -35,6 +35,7 @@ const (
 	TypeDetachClients Type = 19 // DetachClients -> OK | Error
 	TypeRename        Type = 20 // Rename -> OK | Error
 	TypeSendKeys      Type = 21 // SendKeys -> OK | Error
+	TypeEnv           Type = 22 // Env -> EnvVars | Error
 
 	// Replies.
 	TypeOK           Type = 30
@@ -42,6 +43,7 @@ const (
 	TypeSessions     Type = 32
 	TypeScreen       Type = 33
 	TypeServerStatus Type = 34
+	TypeEnvVars      Type = 35
 
 	// An attached connection: Attach, then Attached or Error; then a stream.
 	TypeAttach   Type = 40 // client -> server: Attach
@@ -153,6 +155,24 @@ type Attach struct {
 	// the program's bytes whatever its size, and a Size frame each time
 	// the session's size changes. Since minor 3.
 	Record bool `json:"record,omitempty"`
+	// Env is what the client has of the variables a session refreshes
+	// from the client that last acted (RefreshedEnv). Since minor 3.
+	Env map[string]string `json:"env,omitempty"`
+	// Inside is the WR_SESSION_ID of the session of this server the
+	// client runs in, if any: the server refuses an attach that would
+	// loop. Since minor 3.
+	Inside string `json:"inside,omitempty"`
+}
+
+// Env asks for the variables of the client that last acted in a session,
+// for wr env. Since minor 3.
+type Env struct {
+	Name string `json:"name"`
+}
+
+// EnvVars answers Env.
+type EnvVars struct {
+	Vars map[string]string `json:"vars"`
 }
 
 // RestoreScreen in Attach.Restore: draw the screen, never the scrollback.
@@ -188,7 +208,21 @@ type Resize struct {
 // after the session's last Output.
 type Exited struct {
 	Code int `json:"code"`
+	// Ending says why an attached session ended when it did not end by
+	// itself (EndKilled, EndStopped), so the client can say so; empty for
+	// a command that exited. Since minor 3.
+	Ending string `json:"ending,omitempty"`
+	// LineUsed: the session's cursor was not at the start of an empty
+	// line, so a line the client prints must begin on a new one. Since
+	// minor 3.
+	LineUsed bool `json:"line_used,omitempty"`
 }
+
+// Exited.Ending values.
+const (
+	EndKilled  = "killed"  // wr kill
+	EndStopped = "stopped" // wr server stop
+)
 
 // Error is a failed request, or a session stream that ended abnormally. It
 // is also the error the client returns for it (*Error), in the manner of
@@ -227,6 +261,7 @@ const (
 	CodeStopping  = "stopping"
 	CodeTimeout   = "timeout" // a send the program did not take in time
 	CodeBadKey    = "bad-key" // a SendKeys key this server does not know
+	CodeLoop      = "loop"    // an attach from inside a session its target shows
 )
 
 // List asks for every session.

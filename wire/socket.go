@@ -224,6 +224,30 @@ func (d *Dir) CheckSocket(name string) (bool, error) {
 	return true, nil
 }
 
+// CheckPrivateSocket returns an error unless name in d is a socket owned
+// by this user that no one else may connect to (mode 0600 or tighter):
+// for a socket wr did not bind itself (one systemd passed), whoever can
+// connect to it reads every keystroke.
+func (d *Dir) CheckPrivateSocket(name string) error {
+	if err := checkName(name); err != nil {
+		return err
+	}
+	path := filepath.Join(d.path, name)
+	var st unix.Stat_t
+	if err := unix.Fstatat(d.fd, name, &st, unix.AT_SYMLINK_NOFOLLOW); err != nil {
+		return &pathError{msg: fmt.Sprintf("cannot read %s: %v", path, err), err: err}
+	}
+	switch {
+	case st.Mode&unix.S_IFMT != unix.S_IFSOCK:
+		return &pathError{msg: fmt.Sprintf("%s is not a socket", path), kind: errNotSocket}
+	case int(st.Uid) != os.Getuid():
+		return &pathError{msg: fmt.Sprintf("socket %s is owned by uid %d, not you (uid %d)", path, st.Uid, os.Getuid()), kind: errUnsafeDir}
+	case st.Mode&0o077 != 0:
+		return &pathError{msg: fmt.Sprintf("socket %s may be used by group or others (mode %04o)", path, st.Mode&0o777), kind: errUnsafeDir}
+	}
+	return nil
+}
+
 // Remove removes name from d (unlinkat: through the descriptor, never a
 // path that may have been swapped).
 func (d *Dir) Remove(name string) error {
@@ -234,6 +258,83 @@ func (d *Dir) Remove(name string) error {
 		return &fs.PathError{Op: "remove", Path: filepath.Join(d.path, name), Err: err}
 	}
 	return nil
+}
+
+// Rename renames old to new within d (renameat: through the descriptor).
+func (d *Dir) Rename(old, new string) error {
+	if err := checkName(old); err != nil {
+		return err
+	}
+	if err := checkName(new); err != nil {
+		return err
+	}
+	if err := unix.Renameat(d.fd, old, d.fd, new); err != nil {
+		return &os.LinkError{Op: "rename", Old: filepath.Join(d.path, old), New: filepath.Join(d.path, new), Err: err}
+	}
+	return nil
+}
+
+// Symlink points the symbolic link name in d at target, replacing what
+// was there in one step (a new link, renamed over the old): a program that
+// follows the link at any moment finds the old target or the new one.
+func (d *Dir) Symlink(target, name string) error {
+	if err := checkName(name); err != nil {
+		return err
+	}
+	tmp := name + ".new"
+	_ = unix.Unlinkat(d.fd, tmp, 0)
+	if err := unix.Symlinkat(target, d.fd, tmp); err != nil {
+		return &os.LinkError{Op: "symlink", Old: target, New: filepath.Join(d.path, name), Err: err}
+	}
+	if err := unix.Renameat(d.fd, tmp, d.fd, name); err != nil {
+		_ = unix.Unlinkat(d.fd, tmp, 0)
+		return &os.LinkError{Op: "rename", Old: filepath.Join(d.path, tmp), New: filepath.Join(d.path, name), Err: err}
+	}
+	return nil
+}
+
+// Readlink returns the target of the symbolic link name in d.
+func (d *Dir) Readlink(name string) (string, error) {
+	if err := checkName(name); err != nil {
+		return "", err
+	}
+	buf := make([]byte, unix.PathMax)
+	n, err := unix.Readlinkat(d.fd, name, buf)
+	if err != nil {
+		return "", &fs.PathError{Op: "readlink", Path: filepath.Join(d.path, name), Err: err}
+	}
+	return string(buf[:n]), nil
+}
+
+// Names lists the names in d.
+func (d *Dir) Names() ([]string, error) {
+	fd, err := unix.Openat(d.fd, ".", unix.O_RDONLY|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
+	if err != nil {
+		return nil, &fs.PathError{Op: "open", Path: d.path, Err: err}
+	}
+	f := os.NewFile(uintptr(fd), d.path)
+	defer f.Close()
+	return f.Readdirnames(-1)
+}
+
+// Lock takes an exclusive lock on the directory itself, waiting for it,
+// until unlock. Clients that find no server hold it while they start one,
+// so two of them end up with one server. It is the directory's own lock,
+// not a file beside the socket: a lock file would outlive every server
+// (one per socket name ever used), and removing it safely is a race of its
+// own. The lock is on this open descriptor; the kernel drops it if the
+// process dies.
+func (d *Dir) Lock() (unlock func(), err error) {
+	for {
+		err = unix.Flock(d.fd, unix.LOCK_EX)
+		if err != unix.EINTR {
+			break
+		}
+	}
+	if err != nil {
+		return nil, fmt.Errorf("cannot lock the socket directory %s: %w", d.path, err)
+	}
+	return func() { _ = unix.Flock(d.fd, unix.LOCK_UN) }, nil
 }
 
 // checkName refuses a name that is not a single path element: everything

@@ -1,0 +1,74 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"sort"
+	"strings"
+
+	"github.com/urfave/cli/v2"
+)
+
+// envCommand is wr env: export lines for a prompt hook, so a shell that
+// outlived its login takes the variables of the terminal the person is at
+// now (the agent needs none: SSH_AUTH_SOCK is the session's agent link).
+func envCommand() *cli.Command {
+	return &cli.Command{
+		Name:      "env",
+		Usage:     "print export lines of the variables of the client that last acted in a session (for eval in a prompt hook)",
+		ArgsUsage: "[NAME]",
+		Action: func(c *cli.Context) error {
+			var name string
+			switch c.NArg() {
+			case 0:
+				name = os.Getenv("WR_SESSION")
+				if name == "" {
+					return &usageError{errors.New("wr env needs a session NAME outside a session")}
+				}
+			case 1:
+				name = c.Args().First()
+			default:
+				return &usageError{errors.New("wr env takes one session NAME")}
+			}
+			cl, err := clientOf(c)
+			if err != nil {
+				return err
+			}
+			vars, err := cl.Env(name)
+			if err != nil {
+				return err
+			}
+			fmt.Print(exportLines(vars))
+			return nil
+		},
+	}
+}
+
+// exportLines renders vars as sh export lines in name order, each value
+// single-quoted, less SSH_AUTH_SOCK (the session's is already its link).
+func exportLines(vars map[string]string) string {
+	names := make([]string, 0, len(vars))
+	for k := range vars {
+		if k != "SSH_AUTH_SOCK" && isShellName(k) {
+			names = append(names, k)
+		}
+	}
+	sort.Strings(names)
+	var b strings.Builder
+	for _, k := range names {
+		fmt.Fprintf(&b, "export %s='%s'\n", k, strings.ReplaceAll(vars[k], "'", `'\''`))
+	}
+	return b.String()
+}
+
+// isShellName reports whether k can be exported by sh: WR_UPDATE_ENV may
+// name anything, and a line the shell cannot read would break the eval.
+func isShellName(k string) bool {
+	for i, r := range k {
+		if !(r == '_' || r >= 'A' && r <= 'Z' || r >= 'a' && r <= 'z' || i > 0 && r >= '0' && r <= '9') {
+			return false
+		}
+	}
+	return k != ""
+}

@@ -1,0 +1,99 @@
+package integration
+
+import (
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// startAgent runs an ssh-agent on its own socket holding one key whose
+// comment is name, so `ssh-add -l` says which agent answered.
+func startAgent(t *testing.T, e *env, name string) string {
+	t.Helper()
+	for _, tool := range []string{"ssh-agent", "ssh-add", "ssh-keygen"} {
+		if _, err := exec.LookPath(tool); err != nil {
+			t.Skipf("%s is not installed", tool)
+		}
+	}
+	sock := filepath.Join(e.dir, name+".agent")
+	agent := exec.Command("ssh-agent", "-D", "-a", sock)
+	if err := agent.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = agent.Process.Kill(); _ = agent.Wait() })
+	key := filepath.Join(e.dir, name+".key")
+	if out, err := exec.Command("ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-C", "key-of-"+name, "-f", key).CombinedOutput(); err != nil {
+		t.Fatalf("ssh-keygen: %v %s", err, out)
+	}
+	e.eventually(name+"'s agent socket", func() bool { _, err := os.Stat(sock); return err == nil })
+	ctx, cancel := context.WithTimeout(context.Background(), timeout)
+	defer cancel()
+	add := exec.CommandContext(ctx, "ssh-add", key)
+	add.Env = append(os.Environ(), "SSH_AUTH_SOCK="+sock)
+	if out, err := add.CombinedOutput(); err != nil {
+		t.Fatalf("ssh-add: %v %s", err, out)
+	}
+	return sock
+}
+
+// A shell keeps the agent of the terminal that last attached: the
+// session's SSH_AUTH_SOCK is a link the server points at the newest
+// client's agent, and wr env gives the newest client's variables.
+func TestAgentFollowsTheLastClient(t *testing.T) {
+	e := newEnv(t)
+	first := startAgent(t, e, "first")
+	second := startAgent(t, e, "second")
+
+	t1 := e.termEnv(80, 24, e.with("SSH_AUTH_SOCK="+first, "DISPLAY=:1"), "attach", "x")
+	t1.expect(prompt)
+	t1.send("ssh-add -l\r")
+	t1.expect("key-of-first")
+	t1.send("\x1c")
+	t1.expect("[detached from x]")
+	if code := t1.wait(); code != 0 {
+		t.Fatalf("detach exited %d", code)
+	}
+
+	t2 := e.termEnv(80, 24, e.with("SSH_AUTH_SOCK="+second, "DISPLAY=:2", "FOO=it's here", "WR_UPDATE_ENV=FOO"), "attach", "x")
+	t2.expect(prompt)
+	t2.send("ssh-add -l\r")
+	t2.expect("key-of-second")
+	t2.send(`echo "agent=$SSH_AUTH_SOCK"` + "\r")
+	link := filepath.Join(filepath.Dir(e.socket), "s.sock.agent-")
+	t2.expect("agent=" + link)
+
+	out := e.mustWr("env", "x")
+	want := "export DISPLAY=':2'\nexport FOO='it'\\''s here'\n"
+	if out != want {
+		t.Errorf("wr env x printed %q, want %q", out, want)
+	}
+	// The prompt hook, inside the session: the shell takes them.
+	t2.send(`eval "$('` + wrBin + `' env)"; echo "display=$DISPLAY foo=$FOO"` + "\r")
+	t2.expect("display=:2 foo=it's here")
+
+	e.mustWr("kill", "x")
+	e.eventually("the agent link to go with the session", func() bool {
+		names, _ := filepath.Glob(link + "*")
+		return len(names) == 0
+	})
+}
+
+// wr env outside a session needs a NAME, and names a session that exists.
+func TestEnvNeedsASession(t *testing.T) {
+	e := newEnv(t)
+	vars := make([]string, 0, len(e.vars))
+	for _, v := range e.vars {
+		if !strings.HasPrefix(v, "WR_SESSION=") {
+			vars = append(vars, v)
+		}
+	}
+	if r := e.wrIn("", vars, "env"); r.code != 2 || !strings.Contains(r.stderr, "needs a session NAME") {
+		t.Errorf("wr env outside a session: exit %d stderr %q", r.code, r.stderr)
+	}
+	if r := e.wr("env", "nosuch"); r.code != 1 || !strings.Contains(r.stderr, "no session named nosuch") {
+		t.Errorf("wr env nosuch: exit %d stderr %q", r.code, r.stderr)
+	}
+}

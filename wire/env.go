@@ -1,0 +1,40 @@
+package wire
+
+import "strings"
+
+// refreshedVars are the variables a session takes from the client that
+// last acted in it (wr env prints them; SSH_AUTH_SOCK is followed through
+// the session's agent link instead). A shell started from one login keeps
+// that login's values for life; these are the ones that go stale when the
+// person comes back from another.
+var refreshedVars = []string{"SSH_AUTH_SOCK", "DISPLAY", "WAYLAND_DISPLAY", "SSH_CONNECTION", "COLORTERM"}
+
+// RefreshedEnv picks, from an environment read through lookup, the
+// variables a session refreshes from the client that last acted: the
+// standard ones and those named in WR_UPDATE_ENV (separated by spaces or
+// commas). Variables the client does not have are left out.
+func RefreshedEnv(lookup func(string) (string, bool)) map[string]string {
+	names := refreshedVars
+	if extra, ok := lookup("WR_UPDATE_ENV"); ok {
+		names = append(names[:len(names):len(names)], strings.FieldsFunc(extra, func(r rune) bool { return r == ' ' || r == ',' })...)
+	}
+	vars := map[string]string{}
+	for _, n := range names {
+		if v, ok := lookup(n); ok && n != "" && !strings.ContainsRune(n, '=') {
+			vars[n] = v
+		}
+	}
+	return vars
+}
+
+// LookupIn reads a variable from an environment in os.Environ's form.
+func LookupIn(env []string) func(string) (string, bool) {
+	return func(key string) (string, bool) {
+		for i := len(env) - 1; i >= 0; i-- {
+			if k, v, ok := strings.Cut(env[i], "="); ok && k == key {
+				return v, true
+			}
+		}
+		return "", false
+	}
+}
