@@ -111,13 +111,14 @@ func Run(opts Options) (code int, err error) {
 		// word: the prompt takes that line, as it would without wr. Only
 		// to a terminal: a script reading the output gets the program's
 		// bytes and nothing else.
-		if line := endingLine(accepted.Name, out.ending); line != "" || out.lineUsed {
+		name := *r.name.Load() // renamed since, perhaps
+		if line := endingLine(name, out.ending); line != "" || out.lineUsed {
 			nl := ""
 			if out.lineUsed {
 				nl = "\n"
 			}
 			if line == "" {
-				line = "[" + accepted.Name + " exited]"
+				line = "[" + name + " exited]"
 			}
 			fmt.Fprintf(opts.Stdout, "%s%s\n", nl, line)
 		}
