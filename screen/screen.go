@@ -197,6 +197,16 @@ func (s *Screen) Write(p []byte) (int, error) {
 			s.takeParser()
 		}
 		prev := s.parser.State()
+		if b := p[i]; b < 0x20 && midSequence(prev) && b != 0x18 && b != 0x1a && b != 0x1b {
+			// A C0 control inside an escape or control sequence is executed
+			// and the sequence goes on (CSI 2 BS C is BS, then CSI 2 C). The
+			// parser's own execute action would overwrite the command it has
+			// collected so far (its prefix and intermediate), and the state
+			// stays the same: execute it here instead of the parser.
+			s.execute(b)
+			i++
+			continue
+		}
 		s.parser.Advance(p[i])
 		i++
 		if prev != parser.OscStringState && s.parser.State() == parser.OscStringState {
@@ -205,6 +215,18 @@ func (s *Screen) Write(p []byte) (int, error) {
 	}
 	s.releaseParser()
 	return len(p), nil
+}
+
+// midSequence reports whether the parser, in state st, is inside an ESC or
+// CSI sequence, where a C0 control other than CAN, SUB and ESC executes and
+// leaves the state as it is.
+func midSequence(st parser.State) bool {
+	switch st {
+	case parser.EscapeState, parser.EscapeIntermediateState,
+		parser.CsiEntryState, parser.CsiParamState, parser.CsiIntermediateState:
+		return true
+	}
+	return false
 }
 
 // parsers holds the escape-sequence parsers of screens between sequences.
