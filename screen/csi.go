@@ -176,6 +176,8 @@ func (s *Screen) csiPlain(final byte, params ansi.Params) {
 		s.saveCursor()
 	case 'u': // SCORC
 		s.restoreCursor()
+	case 't': // xterm window operations
+		s.windowOp(param(params, 0, 0), param(params, 1, 0))
 	}
 }
 

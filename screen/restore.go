@@ -242,18 +242,12 @@ func appendCursorStyle(b []byte, s *Screen) []byte {
 	return b
 }
 
-// appendTitleAndCwd sets the window title (OSC 2) and the working directory
-// (OSC 7) when s has them.
+// appendTitleAndCwd sets the window title and its stack (see
+// appendTitles) and the working directory (OSC 7) when s has them.
 func appendTitleAndCwd(b []byte, s *Screen) []byte {
-	if s.title != "" {
-		b = append(b, "\x1b]2;"...)
-		b = append(b, s.title...)
-		b = append(b, "\x1b\\"...)
-	}
+	b = appendTitles(b, s)
 	if s.cwd != "" {
-		b = append(b, "\x1b]7;"...)
-		b = append(b, s.cwd...)
-		b = append(b, "\x1b\\"...)
+		b = appendOSC(b, 7, s.cwd)
 	}
 	return b
 }

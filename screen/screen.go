@@ -68,6 +68,7 @@ type Screen struct {
 	joining bool
 
 	title, cwd string
+	titles     []titleEntry // the title stack (CSI 22 t), innermost last
 
 	// parser is nil between Writes that leave it in the ground state: see
 	// takeParser.
