@@ -110,10 +110,23 @@ func (p *painter) appendPrimary(from uint64) {
 		// last column and the next line has something to draw, starting
 		// with the default background (a wrap that scrolls fills the new
 		// line with the pen's background).
-		if l.wrapped && wrapsItself && len(l.cells) == s.cols {
+		//
+		// A wrap that came early (a wide character did not fit in the last
+		// column, left blank) is left for the terminal to make again the
+		// same way: the cursor goes to the last column, and the wide
+		// character that starts the next line does not fit there.
+		if l.wrapped && len(l.cells) == s.cols {
 			next := g.line(y + 1).cells
 			if trimmedEnd(next, false) > 0 && s.styles.list[next[0].style()].bg == colorDefault {
-				continue
+				if wrapsItself {
+					continue
+				}
+				if l.early && next[0].flags&cellWide != 0 {
+					p.b = append(p.b, "\x1b["...)
+					p.b = strconv.AppendInt(p.b, int64(s.cols), 10)
+					p.b = append(p.b, 'G')
+					continue
+				}
 			}
 		}
 		p.b = append(p.b, "\r\n"...)
