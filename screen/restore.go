@@ -18,6 +18,7 @@ const terminalReset = "\x1b[?25l" +
 	"\x1b[?1;5;6;9;12;66;1000;1001;1002;1003;1004;1005;1006;1007;1015;1016;2004l" +
 	"\x1b[?7h" +
 	"\x1b[4;20l" +
+	"\x1b[>4;0m" +
 	"\x1b>" +
 	"\x1b(B\x1b)B\x1b*B\x1b+B\x0f" +
 	"\x1b]8;;\x1b\\" +
@@ -239,6 +240,11 @@ func appendModes(b []byte, s *Screen) []byte {
 	}
 	if s.modes.has(modeNewline) {
 		b = append(b, "\x1b[20h"...)
+	}
+	if s.modifyOtherKeys != 0 {
+		b = append(b, "\x1b[>4;"...)
+		b = strconv.AppendInt(b, int64(s.modifyOtherKeys), 10)
+		b = append(b, 'm')
 	}
 	return appendKitty(b, &s.g.kitty)
 }

@@ -61,6 +61,9 @@ type Screen struct {
 	singleShift uint8   // 2 or 3 after SS2/SS3, for the next character only
 
 	modes modeSet
+	// modifyOtherKeys is xterm's modifyOtherKeys level (CSI > 4 ; n m),
+	// 0 when off.
+	modifyOtherKeys uint8
 
 	lastChar rune // for REP
 	// joining is set right after a ZWJ joined a cell: the next character
@@ -152,6 +155,7 @@ func (s *Screen) resetState() {
 	s.resetTabs(0)
 	s.charsets, s.gl, s.singleShift = [4]byte{}, 0, 0
 	s.modes = defaultModes
+	s.modifyOtherKeys = 0
 	s.lastChar = 0
 }
 
