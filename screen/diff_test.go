@@ -34,6 +34,8 @@ package screen
 //     by 0.
 //   - Setting or resetting origin mode (?6) homes the cursor (xterm); x/vt
 //     leaves it.
+//   - DECCOLM (?3h, ?3l) keeps the size but resets the margins, erases the
+//     screen and homes the cursor (VT100, tmux); x/vt ignores it.
 //   - Entering the alternate screen (1049, 1047, 47) leaves the cursor where
 //     it is (xterm); x/vt homes it. 47 is supported (x/vt ignores it) and,
 //     unlike 1047 and 1049, shows the alternate screen as it was left. The
