@@ -201,17 +201,11 @@ func (s *Screen) Write(p []byte) (int, error) {
 		if s.parser == nil {
 			s.takeParser()
 		}
-		prev := s.parser.State()
-		if b := p[i]; b < 0x20 && midSequence(prev) && b != 0x18 && b != 0x1a && b != 0x1b {
-			// A C0 control inside an escape or control sequence is executed
-			// and the sequence goes on (CSI 2 BS C is BS, then CSI 2 C). The
-			// parser's own execute action would overwrite the command it has
-			// collected so far (its prefix and intermediate), and the state
-			// stays the same: execute it here instead of the parser.
-			s.execute(b)
+		if p[i] < 0x20 && s.executeInSequence(p[i]) {
 			i++
 			continue
 		}
+		prev := s.parser.State()
 		s.parser.Advance(p[i])
 		i++
 		if prev != parser.OscStringState && s.parser.State() == parser.OscStringState {
@@ -222,16 +216,25 @@ func (s *Screen) Write(p []byte) (int, error) {
 	return len(p), nil
 }
 
-// midSequence reports whether the parser, in state st, is inside an ESC or
-// CSI sequence, where a C0 control other than CAN, SUB and ESC executes and
-// leaves the state as it is.
-func midSequence(st parser.State) bool {
-	switch st {
+// executeInSequence executes the C0 control b if the parser is inside an
+// ESC or CSI sequence, and reports whether it did. There a C0 control
+// other than CAN, SUB and ESC executes and the sequence goes on (CSI 2 BS C
+// is BS, then CSI 2 C), but the parser's own execute action would
+// overwrite the command it has collected so far (its prefix and
+// intermediate): executed here, the parser never sees it, and its state is
+// the one the control would have left.
+func (s *Screen) executeInSequence(b byte) bool {
+	switch s.parser.State() {
 	case parser.EscapeState, parser.EscapeIntermediateState,
 		parser.CsiEntryState, parser.CsiParamState, parser.CsiIntermediateState:
-		return true
+	default:
+		return false
 	}
-	return false
+	if b == 0x18 || b == 0x1a || b == 0x1b {
+		return false
+	}
+	s.execute(b)
+	return true
 }
 
 // parsers holds the escape-sequence parsers of screens between sequences.
