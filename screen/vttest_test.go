@@ -238,8 +238,9 @@ func singleShift(n int) func(t *testing.T, s *Screen) {
 	}
 }
 
-// staggered is vttest 8's DCH and ICH test: row k holds 80-k letters (rows
-// 4 and 5 partly covered by the prompt).
+// staggered is vttest 8's DCH and ICH test: row k holds n-k letters (n is
+// 80 after DCH, 40 after ICH; rows 4 and 5 are partly covered by the
+// prompt).
 func staggered(n int) func(t *testing.T, s *Screen) {
 	return func(t *testing.T, s *Screen) {
 		rows := map[int]string{}
