@@ -54,7 +54,22 @@ const (
 	colorKindMask color = 0xff << 24
 )
 
+// colorExtForm marks an indexed colour below 16 that the application set
+// in the 256-colour form (38;5;n, 48;5;n) rather than as SGR 30-37/90-97:
+// the two differ where bold brightens colours 0-7 (xterm's boldColors), so
+// a restore and a capture keep the form the application used.
+const colorExtForm color = 1 << 8
+
 func indexedColor(i int) color { return colorIndexed | color(uint8(i)) }
+
+// paletteColor is colour i set in the 256-colour form.
+func paletteColor(i int) color {
+	c := indexedColor(i)
+	if c.index() < 16 {
+		c |= colorExtForm
+	}
+	return c
+}
 func rgbColor(r, g, b int) color {
 	return colorRGB | color(uint8(r))<<16 | color(uint8(g))<<8 | color(uint8(b))
 }

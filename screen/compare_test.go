@@ -4,6 +4,7 @@ import (
 	"fmt"
 	imgcolor "image/color"
 	"io"
+	"slices"
 	"strings"
 	"testing"
 
@@ -87,7 +88,7 @@ func fromColor(c imgcolor.Color) color {
 	case ansi.BasicColor:
 		return indexedColor(int(c))
 	case ansi.IndexedColor:
-		return indexedColor(int(c))
+		return paletteColor(int(c))
 	case imgcolor.RGBA:
 		return rgbColor(int(c.R), int(c.G), int(c.B))
 	default:
@@ -197,6 +198,12 @@ func diffModels(a, b *Screen, history bool) []string {
 	}
 	if a.title != b.title {
 		add("title %q vs %q", a.title, b.title)
+	}
+	if !slices.Equal(a.titles, b.titles) {
+		add("title stack %+v vs %+v", a.titles, b.titles)
+	}
+	if a.modifyOtherKeys != b.modifyOtherKeys {
+		add("modifyOtherKeys %d vs %d", a.modifyOtherKeys, b.modifyOtherKeys)
 	}
 	if a.cursorStyle != b.cursorStyle {
 		add("cursor style %d vs %d", a.cursorStyle, b.cursorStyle)

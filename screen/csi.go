@@ -72,6 +72,10 @@ func (s *Screen) csi(cmd ansi.Cmd, params ansi.Params) {
 			}
 		case 'u':
 			s.g.kitty.push(param(params, 0, 0))
+		case 'm': // XTMODKEYS: only modifyOtherKeys (resource 4) is kept
+			s.setModifyOtherKeys(params, true)
+		case 'n': // XTMODKEYS disable
+			s.setModifyOtherKeys(params, false)
 		}
 	case '<':
 		if final == 'u' {
@@ -176,6 +180,8 @@ func (s *Screen) csiPlain(final byte, params ansi.Params) {
 		s.saveCursor()
 	case 'u': // SCORC
 		s.restoreCursor()
+	case 't': // xterm window operations
+		s.windowOp(param(params, 0, 0), param(params, 1, 0))
 	}
 }
 
@@ -342,4 +348,23 @@ func (s *Screen) deleteLines(n int) {
 	}
 	s.g.scrollRegionUp(s.y, s.bottom, n, s.cols, s.blank())
 	s.x, s.pendingWrap = 0, false
+}
+
+// setModifyOtherKeys is xterm's CSI > Pp ; Pv m (set) and CSI > Pp n
+// (disable) for Pp 4, modifyOtherKeys, the one key modifier resource an
+// application turns on to get keys its terminal would otherwise merge (vim
+// 9 sets 2). A missing Pv, or a missing Pp (all resources), resets it.
+func (s *Screen) setModifyOtherKeys(params ansi.Params, set bool) {
+	if len(params) == 0 || params[0].Param(-1) < 0 {
+		s.modifyOtherKeys = 0
+		return
+	}
+	if param(params, 0, 0) != 4 {
+		return
+	}
+	v := param(params, 1, 0)
+	if !set || v > 3 {
+		v = 0
+	}
+	s.modifyOtherKeys = uint8(v)
 }

@@ -34,6 +34,8 @@ package screen
 //     by 0.
 //   - Setting or resetting origin mode (?6) homes the cursor (xterm); x/vt
 //     leaves it.
+//   - DECCOLM (?3h, ?3l) keeps the size but resets the margins, erases the
+//     screen and homes the cursor (VT100, tmux); x/vt ignores it.
 //   - Entering the alternate screen (1049, 1047, 47) leaves the cursor where
 //     it is (xterm); x/vt homes it. 47 is supported (x/vt ignores it) and,
 //     unlike 1047 and 1049, shows the alternate screen as it was left. The
@@ -50,14 +52,18 @@ package screen
 //   - A pending wrap is cancelled by ICH, DCH, IL, DL and RI, and by HT and
 //     CBT when they move the cursor; x/vt keeps it across some of these.
 //   - Grapheme clusters are built a character at a time: a zero-width
-//     character (combining mark, ZWJ, variation selector) joins the cell
-//     before the cursor, and so does the character after a ZWJ. x/vt
-//     segments clusters (UAX #29) and measures each as a whole, so a VS16
-//     that widens a narrow emoji, regional-indicator flag pairs, Indic
-//     spacing marks and Hangul jamo can differ. A combining mark with no cell
-//     before it is dropped (x/vt makes a zero-width cell), a cluster is at
-//     most 32 bytes, and a cluster may span two Writes (x/vt ends the
-//     cluster at the end of each Write).
+//     character (combining mark, ZWJ, variation selector, Hangul jamo V and
+//     T) joins the cell before the cursor, and so do the character after a
+//     ZWJ, a regional indicator after a lone one (a flag) and a skin tone
+//     after a wide cell; a VS16 widens the one-column cell it joins when
+//     the next column is free. The soft hyphen and U+0600-U+0605 (and the
+//     other prepended concatenation marks) take a column, as in kitty,
+//     ghostty, foot and WezTerm; x/vt gives them none. x/vt segments
+//     clusters (UAX #29) and measures each as a whole, so Indic spacing
+//     marks and a prepended mark's following character can differ. A
+//     combining mark with no cell before it is dropped (x/vt makes a
+//     zero-width cell), a cluster is at most 32 bytes, and a cluster may
+//     span two Writes (x/vt ends the cluster at the end of each Write).
 //   - A C1 control encoded in UTF-8 (U+0080-U+009F) is dropped rather than
 //     printed, so that a restore can never send one.
 //   - REP repeats any character; x/vt only a single-byte one.

@@ -69,6 +69,14 @@ var decModes = []struct {
 
 func (s *Screen) setDecMode(num int, on bool) {
 	switch num {
+	case 3:
+		// DECCOLM: the width is the client's to choose, so it stays, but
+		// the rest happens as on a VT100 and in tmux (vttest relies on
+		// it): the margins reset, the screen is erased, the cursor homed.
+		s.top, s.bottom = 0, s.rows
+		s.eraseDisplay(2)
+		s.home()
+		return
 	case 6:
 		s.modes.set(modeOrigin, on)
 		s.home()

@@ -8,9 +8,11 @@ import (
 
 const zwj = 0x200d // zero width joiner: the next character joins the cluster
 
-// runeWidth is the number of columns r takes: 0 for combining characters,
-// 2 for wide ones. It uses the same tables as x/vt (displaywidth), so the
-// two agree on every single character.
+// runeWidth is the number of columns r takes on its own: 0 for combining
+// characters, 2 for wide ones. It uses the same tables as x/vt
+// (displaywidth), but for the characters terminals measuring grapheme
+// clusters (kitty, ghostty, foot, WezTerm) draw otherwise: see
+// widthOverride. What joins a cluster is decided in print.
 func runeWidth(r rune) int {
 	if r < 0x7f {
 		if r >= 0x20 {
@@ -21,8 +23,36 @@ func runeWidth(r rune) int {
 	if r >= 0x300 && r < 0x370 {
 		return 0 // the combining diacritical marks, the commonest
 	}
+	if w, ok := widthOverride(r); ok {
+		return w
+	}
 	return displaywidth.Rune(r)
 }
+
+// widthOverride is the width of the characters whose own width displaywidth
+// gives as terminals do not: the soft hyphen and the prepended
+// concatenation marks (U+0600 and its kind), format characters that
+// terminals draw as a column, are 1; the vowels and final consonants of a
+// decomposed Hangul syllable (jamo V and T) join the initial consonant's
+// two columns, so they are 0.
+func widthOverride(r rune) (int, bool) {
+	switch {
+	case r == 0xad, r >= 0x600 && r <= 0x605, r == 0x6dd, r == 0x70f,
+		r == 0x890, r == 0x891, r == 0x8e2, r == 0x110bd, r == 0x110cd:
+		return 1, true
+	case r >= 0x1160 && r <= 0x11ff, r >= 0xd7b0 && r <= 0xd7fb:
+		return 0, true
+	}
+	return 0, false
+}
+
+const (
+	vs16 = 0xfe0f // variation selector 16: emoji presentation
+	// Regional indicators: two make a flag.
+	riFirst, riLast = 0x1f1e6, 0x1f1ff
+	// Emoji modifiers (skin tones).
+	modifierFirst, modifierLast = 0x1f3fb, 0x1f3ff
+)
 
 // printASCII is the fast path for a run of printable ASCII in the parser's
 // ground state: it writes cells directly, a line segment at a time.
@@ -89,11 +119,57 @@ func (s *Screen) print(r rune) {
 	w := runeWidth(r)
 	// After a ZWJ the next character joins its emoji sequence, unless it
 	// is ASCII (which never joins a cluster, so the fast path needs no check).
-	if w == 0 || s.joining && r >= 0x80 {
-		s.combine(r)
+	if w == 0 || s.joining && r >= 0x80 || w == 2 && s.extendsWide(r) {
+		if s.combine(r) && r == vs16 {
+			s.widenPrevious()
+		}
 		return
 	}
 	s.put(r, w)
+}
+
+// extendsWide reports whether r, two columns on its own, joins the cell
+// before the cursor instead: the second regional indicator of a flag, or
+// a skin tone after an emoji (a wide cell). Either way the cluster stays two
+// columns wide.
+func (s *Screen) extendsWide(r rune) bool {
+	switch {
+	case r >= riFirst && r <= riLast:
+		c := s.previousCell()
+		return c != nil && c.flags&cellCluster == 0 && c.r >= riFirst && c.r <= riLast
+	case r >= modifierFirst && r <= modifierLast:
+		c := s.previousCell()
+		return c != nil && c.flags&cellWide != 0
+	}
+	return false
+}
+
+// widenPrevious makes the one-column cell before the cursor two columns
+// wide, after a VS16 joined it (emoji presentation, as terminals that
+// measure clusters draw it): it takes the column of the cursor, which
+// moves past it. A cell in the last column stays one column wide: there is
+// no room.
+func (s *Screen) widenPrevious() {
+	if s.pendingWrap || s.x == 0 {
+		return
+	}
+	x := s.x - 1
+	cells := s.g.line(s.y).writable(s.cols)
+	if cells[x].flags&(cellWide|cellWideTail) != 0 {
+		return
+	}
+	if s.modes.has(modeInsert) {
+		s.insertBlanks(1)
+	}
+	splitWide(cells, x+2)
+	cells[x].flags |= cellWide
+	cells[x+1] = newCell(0, cells[x].style(), cellWideTail)
+	if x+2 < s.cols {
+		s.x = x + 2
+		return
+	}
+	s.x = s.cols - 1
+	s.pendingWrap = s.modes.has(modeAutowrap)
 }
 
 // put writes a character of width w (1 or 2) at the cursor and advances.
@@ -165,37 +241,39 @@ func (s *Screen) previousCell() *cell {
 	return &cells[x]
 }
 
-// combine appends r to the previous cell's cluster. A combining character
-// with nothing before it, or past maxClusterBytes, is dropped.
-func (s *Screen) combine(r rune) {
+// combine appends r to the previous cell's cluster and reports whether it
+// did. A combining character with nothing before it, or past
+// maxClusterBytes, is dropped.
+func (s *Screen) combine(r rune) bool {
 	c := s.previousCell()
 	if c == nil || (c.r == 0 && c.flags&cellCluster == 0) {
-		return
+		return false
 	}
 	if s.clusters.growable(c) {
 		// Only c refers to its cluster: grow it in place.
 		if len(s.clusters.bytes(c.r))+utf8.RuneLen(r) > maxClusterBytes || !s.clusters.fits(utf8.RuneLen(r)) {
-			return
+			return false
 		}
 		s.clusters.grow(r)
 		s.joining = r == zwj
-		return
+		return true
 	}
 	buf := s.cellText(s.scratch[:0], *c)
 	if len(buf)+utf8.RuneLen(r) > maxClusterBytes {
-		return
+		return false
 	}
 	buf = utf8.AppendRune(buf, r)
 	s.scratch = buf
 	id := s.internCluster(buf, c)
 	if id < 0 {
-		return
+		return false
 	}
 	// internCluster may have compacted the tables, which rewrites cells but
 	// not their addresses: c is still the cell to change.
 	c.r = id
 	c.flags |= cellCluster
 	s.joining = r == zwj
+	return true
 }
 
 // repeat is REP (CSI n b): the last printed character n more times, drawn

@@ -18,6 +18,7 @@ const terminalReset = "\x1b[?25l" +
 	"\x1b[?1;5;6;9;12;66;1000;1001;1002;1003;1004;1005;1006;1007;1015;1016;2004l" +
 	"\x1b[?7h" +
 	"\x1b[4;20l" +
+	"\x1b[>4;0m" +
 	"\x1b>" +
 	"\x1b(B\x1b)B\x1b*B\x1b+B\x0f" +
 	"\x1b]8;;\x1b\\" +
@@ -110,10 +111,23 @@ func (p *painter) appendPrimary(from uint64) {
 		// last column and the next line has something to draw, starting
 		// with the default background (a wrap that scrolls fills the new
 		// line with the pen's background).
-		if l.wrapped && wrapsItself && len(l.cells) == s.cols {
+		//
+		// A wrap that came early (a wide character did not fit in the last
+		// column, left blank) is left for the terminal to make again the
+		// same way: the cursor goes to the last column, and the wide
+		// character that starts the next line does not fit there.
+		if l.wrapped && len(l.cells) == s.cols {
 			next := g.line(y + 1).cells
 			if trimmedEnd(next, false) > 0 && s.styles.list[next[0].style()].bg == colorDefault {
-				continue
+				if wrapsItself {
+					continue
+				}
+				if l.early && next[0].flags&cellWide != 0 {
+					p.b = append(p.b, "\x1b["...)
+					p.b = strconv.AppendInt(p.b, int64(s.cols), 10)
+					p.b = append(p.b, 'G')
+					continue
+				}
 			}
 		}
 		p.b = append(p.b, "\r\n"...)
@@ -227,6 +241,11 @@ func appendModes(b []byte, s *Screen) []byte {
 	if s.modes.has(modeNewline) {
 		b = append(b, "\x1b[20h"...)
 	}
+	if s.modifyOtherKeys != 0 {
+		b = append(b, "\x1b[>4;"...)
+		b = strconv.AppendInt(b, int64(s.modifyOtherKeys), 10)
+		b = append(b, 'm')
+	}
 	return appendKitty(b, &s.g.kitty)
 }
 
@@ -242,18 +261,12 @@ func appendCursorStyle(b []byte, s *Screen) []byte {
 	return b
 }
 
-// appendTitleAndCwd sets the window title (OSC 2) and the working directory
-// (OSC 7) when s has them.
+// appendTitleAndCwd sets the window title and its stack (see
+// appendTitles) and the working directory (OSC 7) when s has them.
 func appendTitleAndCwd(b []byte, s *Screen) []byte {
-	if s.title != "" {
-		b = append(b, "\x1b]2;"...)
-		b = append(b, s.title...)
-		b = append(b, "\x1b\\"...)
-	}
+	b = appendTitles(b, s)
 	if s.cwd != "" {
-		b = append(b, "\x1b]7;"...)
-		b = append(b, s.cwd...)
-		b = append(b, "\x1b\\"...)
+		b = appendOSC(b, 7, s.cwd)
 	}
 	return b
 }

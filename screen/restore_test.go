@@ -56,32 +56,18 @@ func roundTrip(t *testing.T, cols, rows int, in []byte) {
 		t.Fatalf("restored screen differs:\n%s\nrestore: %q", joinDiffs(d), restore)
 	}
 
-	e := newVT(t, cols, rows)
-	st := watchVT(e)
-	e.Write(restore)
-	if d := diffVTState(a, e, st); len(d) > 0 {
-		t.Errorf("x/vt fed the restore differs:\n%s", joinDiffs(d))
+	// A restore makes the terminal wrap early again where the screen did,
+	// which x/vt does not do (see the differences listed in diff_test.go):
+	// it is no oracle for such a screen.
+	if !earlyWrapped(a) {
+		compareVTRestore(t, a, restore)
 	}
-	if d := diffScreens(a, e, 10, ignoreKnownDifferences); len(d) > 0 {
-		t.Errorf("x/vt fed the restore differs:\n%s\nrestore: %q", joinDiffs(d), restore)
-	}
-	if pos := e.CursorPosition(); pos.X != a.x || pos.Y != a.y {
-		t.Errorf("x/vt cursor %v, want %d,%d", pos, a.x, a.y)
-	}
-
 	if a.onAlt {
 		leave := []byte("\x1b[?1049l")
 		a.Write(leave)
 		b.Write(leave)
-		e.Write(leave)
 		if d := diffModels(a, b, true); len(d) > 0 {
 			t.Fatalf("after leaving the alternate screen:\n%s", joinDiffs(d))
-		}
-		if d := diffScreens(a, e, 10, ignoreKnownDifferences); len(d) > 0 {
-			t.Errorf("x/vt after leaving the alternate screen:\n%s", joinDiffs(d))
-		}
-		if pos := e.CursorPosition(); pos.X != a.x || pos.Y != a.y {
-			t.Errorf("x/vt cursor after leaving the alternate screen %v, want %d,%d", pos, a.x, a.y)
 		}
 	}
 	// Both go on the same way.
@@ -167,5 +153,49 @@ func TestNarrowingClearsTheWrapOfABlankLine(t *testing.T) {
 	s.Write([]byte("\x1b[1;1HABCDEFGH"))
 	if got := string(s.AppendRestore(nil)); !strings.Contains(got, "ABCDEFGH\r\n") {
 		t.Fatalf("restore joins the first row to the next: %q", got)
+	}
+}
+
+// earlyWrapped reports whether a line of s's primary screen or scrollback
+// wrapped early.
+func earlyWrapped(s *Screen) bool {
+	for y := -s.primary.history; y < s.rows; y++ {
+		if l := s.primary.line(y); l.wrapped && l.early {
+			return true
+		}
+	}
+	return false
+}
+
+// compareVTRestore checks that x/vt fed a's restore shows a's cells and
+// cursor, also after leaving the alternate screen. a is left as it was.
+func compareVTRestore(t *testing.T, a *Screen, restore []byte) {
+	t.Helper()
+	e := newVT(t, a.cols, a.rows)
+	st := watchVT(e)
+	e.Write(restore)
+	if d := diffVTState(a, e, st); len(d) > 0 {
+		t.Errorf("x/vt fed the restore differs:\n%s", joinDiffs(d))
+	}
+	if d := diffScreens(a, e, 10, ignoreKnownDifferences); len(d) > 0 {
+		t.Errorf("x/vt fed the restore differs:\n%s\nrestore: %q", joinDiffs(d), restore)
+	}
+	if pos := e.CursorPosition(); pos.X != a.x || pos.Y != a.y {
+		t.Errorf("x/vt cursor %v, want %d,%d", pos, a.x, a.y)
+	}
+	if !a.onAlt {
+		return
+	}
+	// On a copy, so the caller's screen stays on the alternate screen.
+	c := New(a.cols, a.rows, 100)
+	c.Write(restore)
+	leave := []byte("\x1b[?1049l")
+	c.Write(leave)
+	e.Write(leave)
+	if d := diffScreens(c, e, 10, ignoreKnownDifferences); len(d) > 0 {
+		t.Errorf("x/vt after leaving the alternate screen:\n%s", joinDiffs(d))
+	}
+	if pos := e.CursorPosition(); pos.X != c.x || pos.Y != c.y {
+		t.Errorf("x/vt cursor after leaving the alternate screen %v, want %d,%d", pos, c.x, c.y)
 	}
 }

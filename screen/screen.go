@@ -61,6 +61,9 @@ type Screen struct {
 	singleShift uint8   // 2 or 3 after SS2/SS3, for the next character only
 
 	modes modeSet
+	// modifyOtherKeys is xterm's modifyOtherKeys level (CSI > 4 ; n m),
+	// 0 when off.
+	modifyOtherKeys uint8
 
 	lastChar rune // for REP
 	// joining is set right after a ZWJ joined a cell: the next character
@@ -68,6 +71,7 @@ type Screen struct {
 	joining bool
 
 	title, cwd string
+	titles     []titleEntry // the title stack (CSI 22 t), innermost last
 
 	// parser is nil between Writes that leave it in the ground state: see
 	// takeParser.
@@ -151,6 +155,7 @@ func (s *Screen) resetState() {
 	s.resetTabs(0)
 	s.charsets, s.gl, s.singleShift = [4]byte{}, 0, 0
 	s.modes = defaultModes
+	s.modifyOtherKeys = 0
 	s.lastChar = 0
 }
 
@@ -171,10 +176,7 @@ func (s *Screen) Write(p []byte) (int, error) {
 			b := p[i]
 			switch {
 			case b >= 0x20 && b < 0x7f:
-				j := i + 1
-				for j < len(p) && p[j] >= 0x20 && p[j] < 0x7f {
-					j++
-				}
+				j := i + 1 + printableLen(p[i+1:])
 				s.printASCII(p[i:j])
 				i = j
 				continue
@@ -196,6 +198,10 @@ func (s *Screen) Write(p []byte) (int, error) {
 		if s.parser == nil {
 			s.takeParser()
 		}
+		if b := p[i]; b < 0x20 && b != 0x1b && b != 0x18 && b != 0x1a && s.executeInSequence(b) {
+			i++
+			continue
+		}
 		prev := s.parser.State()
 		s.parser.Advance(p[i])
 		i++
@@ -205,6 +211,39 @@ func (s *Screen) Write(p []byte) (int, error) {
 	}
 	s.releaseParser()
 	return len(p), nil
+}
+
+// printableLen is how many bytes p starts with that are printable ASCII.
+// It is the loop every byte of plain output goes through: kept out of
+// line so that where it lands, and so how fast it runs, does not change
+// with the code around it in Write (a loop that straddles a 32-byte
+// boundary ran Write's scan at half the speed).
+//
+//go:noinline
+func printableLen(p []byte) int {
+	for i, b := range p {
+		if b < 0x20 || b >= 0x7f {
+			return i
+		}
+	}
+	return len(p)
+}
+
+// executeInSequence executes the C0 control b (not CAN, SUB or ESC, which
+// end a sequence) if the parser is inside an ESC or CSI sequence, and
+// reports whether it did. There a C0 control executes and the sequence goes
+// on (CSI 2 BS C is BS, then CSI 2 C), but the parser's own execute action
+// would overwrite the command it has collected so far (its prefix and
+// intermediate): executed here, the parser never sees it, and its state is
+// the one the control would have left.
+func (s *Screen) executeInSequence(b byte) bool {
+	switch s.parser.State() {
+	case parser.EscapeState, parser.EscapeIntermediateState,
+		parser.CsiEntryState, parser.CsiParamState, parser.CsiIntermediateState:
+		s.execute(b)
+		return true
+	}
+	return false
 }
 
 // parsers holds the escape-sequence parsers of screens between sequences.

@@ -113,7 +113,7 @@ func readColor(params ansi.Params, i int, old color) (color, int) {
 		switch sub[0].Param(0) {
 		case 5:
 			if len(sub) >= 2 {
-				return indexedColor(sub[1].Param(0)), end
+				return paletteColor(sub[1].Param(0)), end
 			}
 		case 2:
 			if len(sub) >= 5 {
@@ -131,7 +131,7 @@ func readColor(params ansi.Params, i int, old color) (color, int) {
 	switch params[i+1].Param(0) {
 	case 5:
 		if i+2 < len(params) {
-			return indexedColor(params[i+2].Param(0)), i + 2
+			return paletteColor(params[i+2].Param(0)), i + 2
 		}
 		return old, len(params) - 1
 	case 2:

@@ -78,13 +78,15 @@ func appendSGR(b []byte, st *style) []byte {
 }
 
 // appendColor appends ";<sgr>" for c: base+i or bright+i-8 for the 16
-// standard colours (when base is not 0), else ext;5;i or ext;2;r;g;b.
+// standard colours (when base is not 0) unless the application set them as
+// ext;5;i, else ext;5;i or ext;2;r;g;b.
 func appendColor(b []byte, c color, base, bright int, ext string) []byte {
 	switch c.kind() {
 	case colorIndexed:
 		i := c.index()
 		b = append(b, ';')
 		switch {
+		case c&colorExtForm != 0:
 		case base != 0 && i < 8:
 			return strconv.AppendInt(b, int64(base+i), 10)
 		case base != 0 && i < 16:
