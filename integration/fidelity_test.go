@@ -29,8 +29,12 @@ var titleSeq = regexp.MustCompile(`\x1b\][02];([^\x07\x1b]*)(?:\x07|\x1b\\)|\x1b
 
 // xtermTitle is the window title a terminal shows after out, as xterm's
 // title stack (CSI 22 t pushes, CSI 23 t pops) makes it.
-func xtermTitle(out []byte) string {
-	var title string
+func xtermTitle(out []byte) string { return titleAfter("", out) }
+
+// titleAfter follows the title through out on xterm's title stack,
+// starting from title. A push or pop of the icon name alone (parameter 1)
+// leaves the window title as it is.
+func titleAfter(title string, out []byte) string {
 	var stack []string
 	for _, m := range titleSeq.FindAllSubmatch(out, -1) {
 		switch {

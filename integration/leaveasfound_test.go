@@ -276,24 +276,3 @@ func sameColour(a, b color.Color) bool {
 	r2, g2, b2, a2 := b.RGBA()
 	return r1 == r2 && g1 == g2 && b1 == b2 && a1 == a2
 }
-
-var titleSeq = regexp.MustCompile(`\x1b\[(22|23)(;\d*)?t|\x1b\][02];([^\a\x1b]*)(?:\a|\x1b\\)`)
-
-// titleAfter follows the title through out on a title stack, as xterm
-// keeps it, starting from title.
-func titleAfter(title string, out []byte) string {
-	var stack []string
-	for _, m := range titleSeq.FindAllSubmatch(out, -1) {
-		switch string(m[1]) {
-		case "22":
-			stack = append(stack, title)
-		case "23":
-			if n := len(stack); n > 0 {
-				title, stack = stack[n-1], stack[:n-1]
-			}
-		default:
-			title = string(m[3])
-		}
-	}
-	return title
-}
