@@ -84,7 +84,13 @@ func (c *Conn) readWelcome(werr error) error {
 		if werr != nil {
 			err = werr
 		}
-		return fmt.Errorf("handshake: %w", err)
+		var ne net.Error
+		if errors.As(err, &ne) && ne.Timeout() {
+			// Something listens there but does not speak: a server wedged
+			// (stopped with SIGSTOP) or something that is not wr.
+			return fmt.Errorf("the server did not answer within 5s; is it stopped, or is something other than wr listening on the socket? (%w)", wire.ErrnoOf(err))
+		}
+		return fmt.Errorf("the server did not greet this client: %w", wire.ErrnoOf(err))
 	}
 	switch f.Type {
 	case wire.TypeWelcome:
@@ -97,7 +103,7 @@ func (c *Conn) readWelcome(werr error) error {
 		// sentinel, so main can say it without this package's words.
 		return fmt.Errorf("%w: %w", ErrRefused, &wire.Error{Message: r.Message})
 	default:
-		return fmt.Errorf("handshake: unexpected %s", f.Type)
+		return fmt.Errorf("the server answered the greeting with %s; is something other than wr listening on the socket?", f.Type)
 	}
 }
 
