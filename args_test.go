@@ -1,11 +1,8 @@
 package main
 
 import (
-	"slices"
 	"strings"
 	"testing"
-
-	"wr/wire"
 )
 
 func TestNormalizeArgs(t *testing.T) {
@@ -52,17 +49,5 @@ func TestClosest(t *testing.T) {
 		if got := closest(tt.word, verbs); got != tt.want {
 			t.Errorf("closest(%q) = %q, want %q", tt.word, got, tt.want)
 		}
-	}
-}
-
-// Every key the completion offers is one the server takes.
-func TestCompletedKeysAreKeys(t *testing.T) {
-	for _, k := range keyNames {
-		if _, err := wire.AppendKey(nil, k, wire.KeyModes{}); err != nil {
-			t.Errorf("completion offers %q: %v", k, err)
-		}
-	}
-	if !slices.Contains(keyNames, "PageDown") {
-		t.Error("no PageDown")
 	}
 }

@@ -9,6 +9,8 @@ import (
 	"strings"
 
 	"github.com/urfave/cli/v2"
+
+	"wr/wire"
 )
 
 // nameArgs says which verbs take session names, and where: "first" for
@@ -16,16 +18,8 @@ import (
 // for every argument.
 var nameArgs = map[string]string{
 	"attach": "first", "send": "first", "capture": "first", "wait": "first",
-	"has": "first", "rename": "first", "record": "first",
+	"has": "first", "rename": "first", "record": "first", "env": "first",
 	"kill": "all", "detach": "all",
-}
-
-// keyNames are the names wr send --key completes.
-var keyNames = []string{
-	"C-a", "C-b", "C-c", "C-d", "C-e", "C-f", "C-g", "C-h", "C-i", "C-j", "C-k", "C-l", "C-m",
-	"C-n", "C-o", "C-p", "C-q", "C-r", "C-s", "C-t", "C-u", "C-v", "C-w", "C-x", "C-y", "C-z",
-	"Enter", "Escape", "Tab", "BSpace", "Space", "Up", "Down", "Left", "Right", "Home", "End",
-	"PageUp", "PageDown", "F1", "F2", "F3", "F4", "F5", "F6", "F7", "F8", "F9", "F10", "F11", "F12",
 }
 
 func completionCommand() *cli.Command {
@@ -160,7 +154,7 @@ _wr() {
     fi
 }
 complete -F _wr wr
-`, strings.Join(keyNames, " "))
+`, strings.Join(wire.Keys(), " "))
 }
 
 // writeFish writes the fish completions.
@@ -233,7 +227,7 @@ complete -c wr -n __fish_use_subcommand -l version -d 'print the version'
 			fmt.Fprintf(w, "complete -c wr -n %q -F\n", cond+"; and test (__wr_args_after_verb) = 1")
 		}
 	}
-	fmt.Fprintf(w, "complete -c wr -n '__fish_seen_subcommand_from send; and __fish_contains_opt key' -a %q\n", strings.Join(keyNames, " "))
+	fmt.Fprintf(w, "complete -c wr -n '__fish_seen_subcommand_from send; and __fish_contains_opt key' -a %q\n", strings.Join(wire.Keys(), " "))
 }
 
 // fishQuote quotes s for fish.

@@ -19,23 +19,26 @@ func envCommand() *cli.Command {
 		Usage:     "print export lines of the variables of the client that last acted in a session (for eval in a prompt hook)",
 		ArgsUsage: "[NAME]",
 		Action: func(c *cli.Context) error {
-			var name string
-			switch c.NArg() {
-			case 0:
-				name = os.Getenv("WR_SESSION")
-				if name == "" {
-					return &usageError{errors.New("wr env needs a session NAME outside a session")}
-				}
-			case 1:
-				name = c.Args().First()
-			default:
+			if c.NArg() > 1 {
 				return &usageError{errors.New("wr env takes one session NAME")}
 			}
 			cl, err := clientOf(c)
 			if err != nil {
 				return err
 			}
-			vars, err := cl.Env(name)
+			var vars map[string]string
+			if c.NArg() == 1 {
+				vars, err = cl.Env(c.Args().First())
+			} else {
+				// The session this shell runs in, by its id: WR_SESSION
+				// keeps the old name after a rename, and another session
+				// may have taken it since.
+				id := os.Getenv("WR_SESSION_ID")
+				if id == "" || os.Getenv("WR_SOCKET") != cl.Socket {
+					return &usageError{errors.New("wr env needs a session NAME outside a session")}
+				}
+				vars, err = cl.SessionEnv(id)
+			}
 			if err != nil {
 				return err
 			}

@@ -327,9 +327,9 @@ func doAttach(c *cli.Context, name string, command []string, opts attach.Options
 	if err != nil {
 		return err
 	}
-	if os.Getenv("WR_SESSION") == name && os.Getenv("WR_SOCKET") == socket {
-		return fail(1, "already inside session %s; attaching to it from inside itself would loop", name)
-	}
+	// Attaching to the session this shell runs in, or one that shows it,
+	// is refused by the server, which knows sessions by WR_SESSION_ID: a
+	// name may have been renamed away and taken by another session since.
 	exe, err := os.Executable()
 	if err != nil {
 		return fail(1, "cannot find my own binary to start the server: %v", err)
@@ -768,11 +768,12 @@ func serverCommand() *cli.Command {
 						opts.Log = w
 						// A server that cannot start says why in its log
 						// and, below, on the stderr of whoever ran it.
+						opts.Ready = func() { restoreStderr(false) }
 						defer func() {
 							if err != nil {
 								fmt.Fprintf(w, "wr server: %s\n", sentence(err))
-								restoreStderr()
 							}
+							restoreStderr(err != nil)
 						}()
 					}
 					if err = mux.Run(opts); errors.Is(err, mux.ErrRunning) {

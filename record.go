@@ -15,7 +15,9 @@ import (
 	"github.com/urfave/cli/v2"
 	"golang.org/x/sys/unix"
 
+	"wr/attach"
 	"wr/client"
+	"wr/internal/rawio"
 )
 
 // recorderReady is what a background recorder (wr new -d --record) says
@@ -122,12 +124,11 @@ func startRecorder(c *cli.Context, exe, name, path string, command []string) err
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = nil, nil, w
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
 	// The recorder is not part of the session this runs in: a wr kill of
-	// that session must not sweep it.
-	for _, kv := range os.Environ() {
-		if !strings.HasPrefix(kv, "WR_SESSION=") && !strings.HasPrefix(kv, "WR_SESSION_ID=") {
-			cmd.Env = append(cmd.Env, kv)
-		}
-	}
+	// that session must not sweep it. Nor does it hold, for the session's
+	// life, what this process inherited without close-on-exec (make's
+	// jobserver pipes, a shell's exec 5>file).
+	cmd.Env = attach.WithoutSessionVars(os.Environ())
+	rawio.CloseOnExecInherited()
 	if err := cmd.Start(); err != nil {
 		w.Close()
 		return fail(1, "cannot start the recorder: %v", err)

@@ -165,6 +165,26 @@ func (c *Conn) send(t wire.Type, req any) (werr, err error) {
 	return werr, nil
 }
 
+// greet sends the Hello alone and reads the server's answer, so that the
+// request can depend on the server's protocol minor: one older than need
+// is ErrOldServer, and the request is never sent.
+func (c *Conn) greet(need int) error {
+	hello, _ := wire.Encode(wire.Hello{Protocol: wire.ProtocolMajor, Minor: wire.ProtocolMinor, Version: wire.Version})
+	out, _ := wire.AppendFrame(nil, wire.TypeHello, hello)
+	_ = c.c.SetWriteDeadline(time.Now().Add(5 * time.Second))
+	_, werr := c.c.Write(out)
+	_ = c.c.SetWriteDeadline(time.Time{})
+	if err := c.readWelcome(werr); err != nil {
+		return err
+	}
+	c.greeted = true
+	if c.Welcome.Minor < need {
+		return fmt.Errorf("%w (server %s, protocol %d.%d; this needs %d.%d)",
+			ErrOldServer, c.Welcome.Version, c.Welcome.Protocol, c.Welcome.Minor, wire.ProtocolMajor, need)
+	}
+	return nil
+}
+
 // decodeReply returns an Error frame as a *wire.Error, and decodes any
 // other frame into reply (unless reply is nil).
 func decodeReply(f wire.Frame, reply any) error {

@@ -153,3 +153,20 @@ func TestRequestTooLargeSaysRequest(t *testing.T) {
 		t.Fatalf("err = %v, want a request-too-large error that does not call it a reply", err)
 	}
 }
+
+// An attach that needs a newer server (a recorder, -d) is never sent to an
+// older one: a 1.2 server would take it for a plain attach, and a plain
+// attach collects an exited session.
+func TestOpenNeedingNewerServerSendsNothing(t *testing.T) {
+	sent := make(chan wire.Type, 1)
+	sock := fakeServer(t, 2, func(c net.Conn, f wire.Frame) { sent <- f.Type })
+	_, _, err := Open(sock, "", wire.Attach{Name: "x", Record: true}, 3)
+	if !errors.Is(err, ErrOldServer) {
+		t.Fatalf("Open = %v, want ErrOldServer", err)
+	}
+	select {
+	case typ := <-sent:
+		t.Fatalf("the old server was sent %s", typ)
+	case <-time.After(100 * time.Millisecond):
+	}
+}

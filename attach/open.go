@@ -6,9 +6,9 @@ import "wr/wire"
 // the server's acceptance: for a client of its own making, such as a
 // recorder, which reads the session's frames with ReadFrame. With exe set
 // a server is started (from that binary) when none answers.
-func Open(socket, exe string, req wire.Attach) (*Conn, wire.Attached, error) {
+func Open(socket, exe string, req wire.Attach, need int) (*Conn, wire.Attached, error) {
 	var acc wire.Attached
-	conn, err := request(socket, exe, wire.TypeAttach, req, &acc)
+	conn, err := request(socket, exe, wire.TypeAttach, req, &acc, need)
 	return conn, acc, err
 }
 

@@ -254,7 +254,11 @@ func open(opts Options, req wire.Attach) (*Conn, wire.Attached, error) {
 	if !opts.Create {
 		exe = ""
 	}
-	conn, err := request(opts.Socket, exe, wire.TypeAttach, req, &acc)
+	need := 0
+	if req.DetachOthers {
+		need = 3 // an older server would attach without detaching anyone
+	}
+	conn, err := request(opts.Socket, exe, wire.TypeAttach, req, &acc, need)
 	return conn, acc, err
 }
 

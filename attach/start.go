@@ -25,7 +25,7 @@ const stoppingRetries = 20
 // one from exe (the client's own binary) when none is running, and closes
 // the connection.
 func Create(socket, exe string, t wire.Type, req, reply any) error {
-	conn, err := request(socket, exe, t, req, reply)
+	conn, err := request(socket, exe, t, req, reply, 0)
 	if err == nil {
 		conn.Close()
 	}
@@ -38,7 +38,13 @@ func Create(socket, exe string, t wire.Type, req, reply any) error {
 // the socket for a moment; the request is made again, and the dial after
 // that one starts a fresh server. This is the one home of that retry:
 // wr new and wr attach both come through here.
-func request(socket, exe string, t wire.Type, req, reply any) (*Conn, error) {
+//
+// need is the protocol minor the request needs; above 0 the Hello goes
+// first on its own, and a server older than need is never sent the
+// request (ErrOldServer): it would ignore the fields it does not know and
+// do something else (an attach that records would collect an exited
+// session as a plain attach does).
+func request(socket, exe string, t wire.Type, req, reply any, need int) (*Conn, error) {
 	for try := 0; ; try++ {
 		var conn *Conn
 		var err error
@@ -49,6 +55,12 @@ func request(socket, exe string, t wire.Type, req, reply any) (*Conn, error) {
 		}
 		if err != nil {
 			return nil, err
+		}
+		if need > 0 {
+			if err := conn.greet(need); err != nil {
+				conn.Close()
+				return nil, err
+			}
 		}
 		err = conn.Request(t, req, reply)
 		if err == nil {
@@ -82,7 +94,7 @@ func dialOrStart(socket, exe string) (*Conn, error) {
 	if _, err := dir.CheckSocket(name); err != nil {
 		return nil, err
 	}
-	unlock, err := dir.Lock()
+	unlock, err := dir.Lock(startTimeout)
 	if err != nil {
 		return nil, err
 	}
@@ -124,7 +136,7 @@ func startServer(socket, exe string, deadline time.Time) (*Conn, error) {
 	// The server serves every session of this socket: it must not carry the
 	// identity of the session it happened to be started from, or killing
 	// that session would sweep the server too.
-	cmd.Env = withoutSessionVars(os.Environ())
+	cmd.Env = WithoutSessionVars(os.Environ())
 	if err := cmd.Start(); err != nil {
 		return nil, fmt.Errorf("start the server (%s): %w", exe, err)
 	}
@@ -151,8 +163,10 @@ func startServer(socket, exe string, deadline time.Time) (*Conn, error) {
 	}
 }
 
-// withoutSessionVars drops the variables that tie a process to a session.
-func withoutSessionVars(env []string) []string {
+// WithoutSessionVars drops the variables that tie a process to a session,
+// for a process wr starts that must not be swept with the session it was
+// started from (the server, a background recorder).
+func WithoutSessionVars(env []string) []string {
 	out := env[:0:0]
 	for _, kv := range env {
 		if strings.HasPrefix(kv, "WR_SESSION=") || strings.HasPrefix(kv, "WR_SESSION_ID=") {

@@ -45,6 +45,10 @@ func (e *OldServerError) Error() string {
 
 func (e *OldServerError) Unwrap() error { return attach.ErrOldServer }
 
+// ErrNoNames is returned by a call that acts on the sessions named, given
+// none (KillAll and DetachSession are the calls for all, or for one's own).
+var ErrNoNames = errors.New("client: no session named")
+
 // Client makes requests of the server on one socket.
 type Client struct {
 	Socket string
@@ -123,6 +127,9 @@ func (c *Client) Has(name string) (bool, error) {
 // returns when they are gone. A name that is not there fails the request
 // before anything is killed.
 func (c *Client) Kill(names ...string) ([]string, error) {
+	if len(names) == 0 {
+		return nil, ErrNoNames
+	}
 	var ok wire.OK
 	err := c.request(names[0], 0, wire.TypeKill, wire.Kill{Names: names}, &ok)
 	return ok.Names, err
@@ -247,6 +254,9 @@ func (c *Client) Wait(name string, timeout time.Duration) (int, error) {
 // Detach detaches every client of the sessions named (each prints
 // [detached from NAME] and exits 0). Recorders stay.
 func (c *Client) Detach(names ...string) error {
+	if len(names) == 0 {
+		return ErrNoNames
+	}
 	return c.request(names[0], 3, wire.TypeDetachClients, wire.DetachClients{Names: names}, nil)
 }
 
@@ -272,6 +282,17 @@ func (c *Client) Rename(old, new string) error {
 func (c *Client) Env(name string) (map[string]string, error) {
 	var reply wire.EnvVars
 	err := c.request(name, 3, wire.TypeEnv, wire.Env{Name: name}, &reply)
+	return reply.Vars, err
+}
+
+// SessionEnv is Env for the session whose WR_SESSION_ID is id: the one a
+// shell runs in, whatever it is called now.
+func (c *Client) SessionEnv(id string) (map[string]string, error) {
+	var reply wire.EnvVars
+	err := c.request("", 3, wire.TypeEnv, wire.Env{ID: id}, &reply)
+	if errors.Is(err, attach.ErrNoServer) {
+		return nil, &wire.Error{Code: wire.CodeNoSession, Message: "the session this shell runs in has ended"}
+	}
 	return reply.Vars, err
 }
 

@@ -42,7 +42,7 @@ func (c *Client) Record(name string, w io.Writer, opt RecordOptions) error {
 			env = opt.Create.Env
 		}
 	}
-	conn, acc, err := attach.Open(c.Socket, exe, req)
+	conn, acc, err := attach.Open(c.Socket, exe, req, 3)
 	if errors.Is(err, attach.ErrNoServer) {
 		return noSession(name)
 	}
@@ -50,9 +50,6 @@ func (c *Client) Record(name string, w io.Writer, opt RecordOptions) error {
 		return err
 	}
 	defer conn.Close()
-	if conn.Welcome.Minor < 3 {
-		return &OldServerError{Server: conn.Welcome, Need: 3}
-	}
 	cast, err := attach.NewCast(w, acc.Cols, acc.Rows, attach.CastEnv(env), acc.Name)
 	if err != nil {
 		return fmt.Errorf("cannot start the recording: %w", err)

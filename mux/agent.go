@@ -14,6 +14,10 @@ import (
 // one that attached, or took the size, most recently. The directory is
 // 0700, so no one else can redirect it. The link goes with the session.
 
+// maxSocketAddr is the longest path a Unix socket address holds (sun_path
+// less its terminating NUL): ssh connects to the link by its path.
+const maxSocketAddr = 107
+
 // agentLinkPrefix is the start of every agent link's name for socket.
 func agentLinkPrefix(socket string) string { return filepath.Base(socket) + ".agent-" }
 
@@ -37,7 +41,8 @@ func (ss *session) actedLocked(c *client) {
 // may still be there, and nothing would be better. Called with the
 // session's mu held (or before the session is shared).
 func (ss *session) pointAgentLocked(target string) {
-	if target == "" || target == ss.agentTarget || ss.agentLink == "" {
+	// A relative path would be taken from the socket directory.
+	if !filepath.IsAbs(target) || target == ss.agentTarget || ss.agentLink == "" {
 		return
 	}
 	// A client running inside another session has that session's link as
@@ -77,7 +82,15 @@ func (s *server) removeStaleAgentLinks() {
 	}
 	prefix := agentLinkPrefix(s.socket)
 	for _, n := range names {
-		if strings.HasPrefix(n, prefix) {
+		id, ok := strings.CutPrefix(n, prefix)
+		id = strings.TrimSuffix(id, ".new") // a link being replaced when the server died
+		// Only what an agent link's name can be, and only a symbolic
+		// link (Readlink fails on anything else): a socket named
+		// "s.agent-x" in the same directory, and its files, stay.
+		if !ok || len(id) != 16 || strings.Trim(id, "0123456789abcdef") != "" {
+			continue
+		}
+		if _, err := s.dir.Readlink(n); err == nil {
 			_ = s.dir.Remove(n)
 		}
 	}

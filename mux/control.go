@@ -52,6 +52,19 @@ func (s *server) lookup(conn net.Conn, name string) *session {
 	return ss
 }
 
+// lookupID finds the session whose WR_SESSION_ID is id, or nil: the
+// session a shell runs in, whatever it is called now.
+func (s *server) lookupID(id string) *session {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, ss := range s.sessions {
+		if ss.sessionID() == id {
+			return ss
+		}
+	}
+	return nil
+}
+
 // lookupRunning is lookup for a request that needs the session's program
 // (a send): an exited session has none, and the reply says how to see it.
 func (s *server) lookupRunning(conn net.Conn, name string) *session {
@@ -115,18 +128,12 @@ func (s *server) sendBytes(conn *net.UnixConn, ss *session, data []byte, timeout
 func (s *server) handleDetachClients(conn *net.UnixConn, req wire.DetachClients) {
 	var targets []*session
 	if req.ID != "" {
-		marker := "WR_SESSION_ID=" + req.ID
-		s.mu.Lock()
-		for _, ss := range s.sessions {
-			if ss.marker == marker {
-				targets = append(targets, ss)
-			}
-		}
-		s.mu.Unlock()
-		if len(targets) == 0 {
+		ss := s.lookupID(req.ID)
+		if ss == nil {
 			s.replyErr(conn, wire.CodeNoSession, "the session this shell runs in has ended")
 			return
 		}
+		targets = append(targets, ss)
 	}
 	for _, name := range req.Names {
 		ss := s.lookup(conn, name)
@@ -174,7 +181,7 @@ func (s *server) handleRename(conn *net.UnixConn, req wire.Rename) {
 		s.logf("session %s renamed %s", req.Old, req.New)
 	}
 	s.mu.Unlock()
-	ss.renamed(req.New)
+	ss.renamed()
 	s.reply(conn, wire.TypeOK, wire.OK{Names: []string{req.New}})
 }
 
@@ -323,8 +330,17 @@ func (s *server) handleWait(conn *net.UnixConn, req wire.Wait) {
 	case <-gone:
 		return
 	}
-	s.collect(ss, "seen by wr wait")
-	s.reply(conn, wire.TypeExited, wire.Exited{Code: ss.code})
+	// The code is collected only once it was written to a client still
+	// there: one that gave up as the session ended must not take it away
+	// from the next wr wait.
+	select {
+	case <-gone:
+		return
+	default:
+	}
+	if s.reply(conn, wire.TypeExited, wire.Exited{Code: ss.code}) {
+		s.collect(ss, "seen by wr wait")
+	}
 }
 
 // handleKill ends the sessions named, or all of them, or removes every
@@ -400,8 +416,13 @@ func (s *server) handleStop(conn net.Conn) {
 // handleEnv answers wr env: the refreshed variables of the client that
 // last acted in the session (agent.go).
 func (s *server) handleEnv(conn *net.UnixConn, req wire.Env) {
-	ss := s.lookup(conn, req.Name)
-	if ss == nil {
+	var ss *session
+	if req.ID != "" {
+		if ss = s.lookupID(req.ID); ss == nil {
+			s.replyErr(conn, wire.CodeNoSession, "the session this shell runs in has ended")
+			return
+		}
+	} else if ss = s.lookup(conn, req.Name); ss == nil {
 		return
 	}
 	ss.mu.Lock()

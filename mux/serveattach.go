@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"net"
-	"slices"
 
 	"wr/wire"
 )
@@ -66,8 +65,13 @@ func (s *server) serveAttach(conn *net.UnixConn, req wire.Attach) {
 		s.reply(conn, wire.TypeError, *werr)
 		return
 	}
-	// A recorder shows nothing, so it closes no loop.
-	if in := s.attachLoop(ss, req.Inside); in != nil && !created && !req.Record {
+	// A recorder shows nothing, so it closes no loop. A client that does
+	// not say where it runs (one before 1.3) is known by its environment.
+	inside := req.Inside
+	if inside == "" {
+		inside, _ = wire.LookupIn(req.Config.Env)("WR_SESSION_ID")
+	}
+	if in := s.attachLoop(ss, inside); in != nil && !created && !req.Record {
 		s.reply(conn, wire.TypeError, *loopError(ss, in))
 		return
 	}
@@ -76,19 +80,13 @@ func (s *server) serveAttach(conn *net.UnixConn, req wire.Attach) {
 	id := s.nextClient
 	s.mu.Unlock()
 
-	if !created && !req.Record && slices.Contains(req.Config.Env, ss.marker) {
-		// A client inside the session, which may have been renamed since
-		// its shell started (so WR_SESSION no longer says it).
-		s.replyErr(conn, wire.CodeExists, "already inside session %s; attaching to it from inside itself would loop", ss.name())
-		return
-	}
 	c := newClient(id, conn, req.ReadOnly || req.Record, max(req.Cols, 0), max(req.Rows, 0))
 	if req.Record {
 		c.record, c.cols, c.rows = true, 0, 0
 	}
 	c.restoreAsk = restoreRequestOf(req)
 	c.env = req.Env
-	c.inside = req.Inside
+	c.inside = inside
 	go c.writeLoop(func() { ss.resync(c) })
 	res := ss.attach(c, wire.Attached{Name: ss.name(), ClientID: id, Created: created}, !created)
 	if created {

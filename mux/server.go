@@ -43,6 +43,7 @@ var ErrRunning = errors.New("a server is already running")
 type Options struct {
 	Socket string
 	Log    io.Writer // nil: stderr
+	Ready  func()    // called once the server listens; nil: nothing
 }
 
 // server holds the sessions of one socket.
@@ -142,6 +143,9 @@ func Run(opts Options) error {
 	}
 	defer s.watcher.Close()
 	s.logf("listening on %s (pid %d, version %s)", s.socket, os.Getpid(), wire.Version)
+	if opts.Ready != nil {
+		opts.Ready()
+	}
 
 	time.AfterFunc(idleStart, func() {
 		s.mu.Lock()

@@ -25,7 +25,7 @@ const maxServerLog = 1 << 20
 // current one. restoreStderr points stderr back where it was, so that a
 // server that cannot start says why to whoever ran it, not only in a log
 // they may never read.
-func Daemonize(socket string) (log io.Writer, restoreStderr func(), err error) {
+func Daemonize(socket string) (log io.Writer, restoreStderr func(failed bool), err error) {
 	dir, err := wire.PrepareDir(socket)
 	if err != nil {
 		return nil, nil, err
@@ -44,10 +44,20 @@ func Daemonize(socket string) (log io.Writer, restoreStderr func(), err error) {
 	if err != nil {
 		saved = -1
 	}
-	restoreStderr = func() {
-		if saved >= 0 {
-			_ = unix.Dup2(saved, 2)
-		}
+	// Called with failed once the server serves (false: the copy is let
+	// go, so a pipe the starter reads sees its end) or has failed to start
+	// (true: stderr is the starter's again). Only the first call counts.
+	var once sync.Once
+	restoreStderr = func(failed bool) {
+		once.Do(func() {
+			if saved < 0 {
+				return
+			}
+			if failed {
+				_ = unix.Dup2(saved, 2)
+			}
+			unix.Close(saved)
+		})
 	}
 	_, _ = unix.Setsid() // already a leader when the client started us that way
 	_ = os.Chdir("/")    // hold no directory busy; sessions get their own

@@ -420,9 +420,11 @@ func (ss *session) detachClients(keep *client) int {
 }
 
 // renamed tells every attached client the session's new name.
-func (ss *session) renamed(name string) {
-	p, _ := wire.Encode(wire.Renamed{Name: name})
+func (ss *session) renamed() {
 	ss.mu.Lock()
+	// The name as it is now, read under mu: two renames in a row reach
+	// each client in order, the last one last.
+	p, _ := wire.Encode(wire.Renamed{Name: ss.name()})
 	for _, c := range ss.order {
 		c.send(wire.TypeRenamed, p)
 	}

@@ -27,19 +27,29 @@ func (s *server) startSession(name string, cfg wire.SessionConfig) (*session, er
 	marker := "WR_SESSION_ID=" + id
 	env := append(sessionEnv(cfg.Env, name, s.socket), marker)
 	link := ""
-	if s.dir != nil { // nil only in tests that run sessions without a socket
-		link = agentLinkPrefix(s.socket) + id
-		env = append(env, "SSH_AUTH_SOCK="+s.agentPath(link))
+	// s.dir is nil only in tests that run sessions without a socket. A
+	// link whose path is too long for a socket address would break ssh:
+	// the session keeps the client's own agent then (appended last, the
+	// link's path wins over it: exec keeps the last of a name).
+	if s.dir != nil {
+		if p := s.agentPath(agentLinkPrefix(s.socket) + id); len(p) <= maxSocketAddr {
+			link = agentLinkPrefix(s.socket) + id
+			env = append(env, "SSH_AUTH_SOCK="+p)
+		} else {
+			s.logf("session %s: no agent link, its path would be too long for a socket (%d bytes)", name, len(p))
+		}
 	}
+	lookup := wire.LookupIn(env)
 	argv := cfg.Command
 	if len(argv) == 0 {
-		sh := lookupEnv(env, "SHELL")
+		sh, _ := lookup("SHELL")
 		if sh == "" {
 			sh = "/bin/sh"
 		}
 		argv = []string{sh}
 	}
-	path, err := lookPath(argv[0], lookupEnv(env, "PATH"), cfg.Cwd)
+	pathEnv, _ := lookup("PATH")
+	path, err := lookPath(argv[0], pathEnv, cfg.Cwd)
 	if err != nil {
 		return nil, fmt.Errorf("cannot start %s: %w", argv[0], err)
 	}
@@ -94,15 +104,14 @@ func (ss *session) run() {
 }
 
 // sessionEnv is the client's environment plus WR_SESSION and WR_SOCKET, with
-// TERM defaulted when the client had none a program could use, and less
-// SSH_AUTH_SOCK, which startSession sets to the session's agent link.
+// TERM defaulted when the client had none a program could use.
 func sessionEnv(clientEnv []string, name, socket string) []string {
 	env := make([]string, 0, len(clientEnv)+3)
 	term := ""
 	for _, kv := range clientEnv {
 		k, v, _ := strings.Cut(kv, "=")
 		switch k {
-		case "WR_SESSION", "WR_SOCKET", "WR_SESSION_ID", "SSH_AUTH_SOCK":
+		case "WR_SESSION", "WR_SOCKET", "WR_SESSION_ID":
 			continue
 		case "TERM":
 			term = v
@@ -123,15 +132,6 @@ func newSessionID() string {
 	var b [8]byte
 	_, _ = rand.Read(b[:])
 	return hex.EncodeToString(b[:])
-}
-
-func lookupEnv(env []string, key string) string {
-	for i := len(env) - 1; i >= 0; i-- {
-		if k, v, ok := strings.Cut(env[i], "="); ok && k == key {
-			return v
-		}
-	}
-	return ""
 }
 
 // lookPath finds file in the client's PATH (not the server's: the server may

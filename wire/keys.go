@@ -19,6 +19,20 @@ type KeyModes struct {
 	CursorKeysApp bool
 }
 
+// Keys lists every key name (KeyNames spelled out), as completion offers
+// them.
+func Keys() []string {
+	keys := make([]string, 0, 26+25)
+	for c := 'a'; c <= 'z'; c++ {
+		keys = append(keys, "C-"+string(c))
+	}
+	keys = append(keys, "Enter", "Escape", "Tab", "BSpace", "Space", "Up", "Down", "Left", "Right", "Home", "End", "PageUp", "PageDown")
+	for i := 1; i <= 12; i++ {
+		keys = append(keys, fmt.Sprintf("F%d", i))
+	}
+	return keys
+}
+
 // cursorKeys are the keys whose encoding DECCKM changes: their final byte.
 var cursorKeys = map[string]byte{
 	"up": 'A', "down": 'B', "right": 'C', "left": 'D', "home": 'H', "end": 'F',

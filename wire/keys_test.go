@@ -2,6 +2,7 @@ package wire
 
 import (
 	"errors"
+	"slices"
 	"testing"
 )
 
@@ -45,6 +46,24 @@ func TestAppendKeyRefusesUnknownNames(t *testing.T) {
 	for _, key := range []string{"", "C-", "C-1", "C-ab", "F13", "Enterr", "ctrl-c"} {
 		if _, err := AppendKey(nil, key, KeyModes{}); !errors.Is(err, ErrBadKey) {
 			t.Errorf("AppendKey(%q): err %v, want ErrBadKey", key, err)
+		}
+	}
+}
+
+// Every key Keys lists (what completion offers) is one AppendKey takes,
+// in both cursor-key modes, and the list has each family's ends.
+func TestKeysAreKeys(t *testing.T) {
+	keys := Keys()
+	for _, k := range keys {
+		for _, app := range []bool{false, true} {
+			if _, err := AppendKey(nil, k, KeyModes{CursorKeysApp: app}); err != nil {
+				t.Errorf("Keys offers %q: %v", k, err)
+			}
+		}
+	}
+	for _, want := range []string{"C-a", "C-z", "Enter", "PageDown", "F1", "F12"} {
+		if !slices.Contains(keys, want) {
+			t.Errorf("Keys lacks %q", want)
 		}
 	}
 }

@@ -167,7 +167,11 @@ type Attach struct {
 // Env asks for the variables of the client that last acted in a session,
 // for wr env. Since minor 3.
 type Env struct {
-	Name string `json:"name"`
+	Name string `json:"name,omitempty"`
+	// ID, instead of Name, is the WR_SESSION_ID of the session asked
+	// about: a shell's WR_SESSION keeps its old name after a rename, and
+	// a new session may have taken that name since.
+	ID string `json:"id,omitempty"`
 }
 
 // EnvVars answers Env.

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"syscall"
+	"time"
 
 	"golang.org/x/sys/unix"
 )
@@ -324,12 +325,23 @@ func (d *Dir) Names() ([]string, error) {
 // (one per socket name ever used), and removing it safely is a race of its
 // own. The lock is on this open descriptor; the kernel drops it if the
 // process dies.
-func (d *Dir) Lock() (unlock func(), err error) {
-	for {
-		err = unix.Flock(d.fd, unix.LOCK_EX)
-		if err != unix.EINTR {
+//
+// It waits at most wait: a client stopped (ctrl-Z) while it held the lock
+// must not hang every start in the directory.
+func (d *Dir) Lock(wait time.Duration) (unlock func(), err error) {
+	deadline := time.Now().Add(wait)
+	for delay := time.Millisecond; ; delay = min(2*delay, 50*time.Millisecond) {
+		err = unix.Flock(d.fd, unix.LOCK_EX|unix.LOCK_NB)
+		if err == unix.EINTR {
+			continue
+		}
+		if err != unix.EWOULDBLOCK || time.Now().After(deadline) {
 			break
 		}
+		time.Sleep(delay)
+	}
+	if err == unix.EWOULDBLOCK {
+		return nil, fmt.Errorf("the socket directory %s stayed locked for %v by another wr starting a server (is one stopped?)", d.path, wait)
 	}
 	if err != nil {
 		return nil, fmt.Errorf("cannot lock the socket directory %s: %w", d.path, err)
