@@ -384,6 +384,7 @@ func splitBatch(ops []modelOp) (batch, rest []modelOp) {
 // kick is never lost, so no op waits for the next output to be applied
 // (an unanswered query would hang a program started detached).
 func (m *model) feed() {
+	defer backgroundThread()()
 	m.mu.Lock()
 	m.yielded = m.clock.now()
 	m.mu.Unlock()
