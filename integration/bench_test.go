@@ -638,7 +638,7 @@ func BenchmarkKeystrokeEcho(b *testing.B) {
 }
 
 // echoLatency is the p50 and p99 in µs of 400 one-byte round trips through
-// h, after 50 to warm up.
+// h (WR_BENCH_ECHO_ROUNDS of them if set), after 50 to warm up.
 func echoLatency(b *testing.B, h holder) (p50, p99 float64) {
 	// READY comes after the first byte typed, so holders that cannot
 	// redraw (dtach) show it too.
@@ -647,8 +647,12 @@ func echoLatency(b *testing.B, h holder) (p50, p99 float64) {
 	h.attached(b, 1)
 	s.send(b, "!")
 	waitFor(b, ready, h.name()+" ready")
+	rounds := 450
+	if n, err := strconv.Atoi(os.Getenv("WR_BENCH_ECHO_ROUNDS")); err == nil && n > 50 {
+		rounds = n + 50 // more samples, for a CPU profile of the echo path
+	}
 	var lat []time.Duration
-	for r := 0; r < 450; r++ {
+	for r := 0; r < rounds; r++ {
 		c := byte('a' + r%26)
 		hit := s.watch(string([]byte{c}))
 		start := time.Now()
