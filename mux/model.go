@@ -385,11 +385,6 @@ func splitBatch(ops []modelOp) (batch, rest []modelOp) {
 // kick is never lost, so no op waits for the next output to be applied
 // (an unanswered query would hang a program started detached).
 func (m *model) feed() {
-	if m.lag.Load() >= feedBurst {
-		// A burst, or hostile output: drawn at a lower priority. A
-		// keystroke's echo is not worth the system calls.
-		defer backgroundThread()()
-	}
 	m.mu.Lock()
 	m.yielded = m.clock.now()
 	m.mu.Unlock()
