@@ -661,20 +661,22 @@ func serverCommand() *cli.Command {
 					if err != nil {
 						return err
 					}
-					// Two Ps: the server is an event loop over PTYs and
-					// sockets, all in Go's poller, and Go polls the network
-					// only when a P has nothing else to run (or every
-					// 10 ms). With one P, a session in a burst (its reader
-					// and writer handing over to each other, or its model
-					// being drawn) kept that P busy, and a keystroke's echo
-					// in another session waited for the poll: p99 50 ms
-					// under a cat of 32 MiB, against 5 ms with two
-					// (BenchmarkEchoUnderLoad). The second P costs context
-					// switches (about twice as many per MiB) but not
-					// throughput (docs/benchmarks.md). Set here rather than
-					// for every command: changing it stops the world,
-					// which costs a client that must start fast.
-					runtime.GOMAXPROCS(2)
+					// One P: the server is an event loop over PTYs and
+					// sockets, all in Go's poller. With a single P a
+					// goroutine that readies another (the PTY reader waking
+					// a client's writer) hands over on the same thread when
+					// it next waits, instead of waking a second thread for
+					// every chunk; and while the reader keeps reading what
+					// the PTY has, the writer's batch grows. Measured on
+					// the 2-core machines: about half the server's CPU per
+					// MiB and a tenth of its socket writes (README,
+					// Benchmarks). While a session is in a burst the
+					// server takes a second P, so that another session's
+					// echo need not wait for a busy P to poll the network
+					// (mux/procs.go). Set here rather than for every
+					// command: changing it stops the world, which costs a
+					// client that must start fast up to a millisecond.
+					runtime.GOMAXPROCS(1)
 					opts := mux.Options{Socket: socket}
 					if c.Bool("daemon") {
 						w, err := mux.Daemonize(socket)

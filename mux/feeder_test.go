@@ -167,15 +167,15 @@ func colourChunk() []byte {
 	return []byte(strings.Repeat(line.String(), 4096/line.Len()))
 }
 
-// The server runs on two Ps, which two feeders can fill. A feeder drawing
-// a large batch that cannot be skipped (coloured text) must park itself
-// every feedSlice of drawing, so that a goroutine waiting on I/O (another
+// The server runs on one P (two in a burst). A feeder drawing a large
+// batch that cannot be skipped (coloured text) must park itself every
+// feedSlice of drawing, so that a goroutine waiting on I/O (another
 // session's reader) runs within a fraction of a millisecond rather than
 // when the runtime next polls the network, 10 ms later; and it keeps doing
 // so while a restore waits for it (a batch of hostile output can take a
 // second). The clock here says a feedSlice passes between two looks at it,
-// so the feeder must park at every yield point: once per 4 KiB drawn. BenchmarkFeederLetsOthersRun
-// measures the wait itself.
+// so the feeder must park at every yield point: once per 4 KiB drawn.
+// BenchmarkFeederLetsOthersRun measures the wait itself.
 func TestFeederYieldsWhileDrawing(t *testing.T) {
 	var mu sync.Mutex
 	m := newModel(80, 24, 2000, &mu, func() bool { return false }, func([]byte) {})

@@ -115,11 +115,11 @@ func newModel(cols, rows, scrollback int, sessionMu *sync.Mutex, unattended func
 	// With nobody attached no terminal answers the application's DA1, DA2
 	// and cursor-position queries, and a program started detached would
 	// hang waiting; the model answers instead.
-	// The server runs on two Ps (see main), so two feeders drawing a
-	// megabyte of output that cannot be skipped (coloured text), or one
-	// beside a burst, would hold every other session's reader and writers
-	// off for milliseconds: Go polls the network only when a P has nothing
-	// else to run, or every 10 ms. So
+	// The server runs on one P (see main; a second only while a reader is
+	// in a burst, procs.go), so a feeder drawing a megabyte of output that
+	// cannot be skipped (coloured text) would hold every other session's
+	// reader and writers off for milliseconds: Go polls the network only
+	// when a P has nothing else to run, or every 10 ms. So
 	// after feedSlice of drawing it sleeps for feedPause, which parks it
 	// and lets the scheduler poll. (runtime.Gosched would not: the feeder
 	// goes back on the run queue, which is served before the poll; nor
@@ -352,7 +352,7 @@ func (m *model) applyLocked(ops []modelOp) {
 // is as if the output had ended there, which nobody reads any more) and
 // applyLocked recovers it. A batch of hostile output can take seconds to draw
 // (minutes, for some streams, before the screen is made cheaper), and a
-// killed session must not hold one of the server's two Ps, or its stop, for that.
+// killed session must not hold the server's one P, or its stop, for that.
 var errDropped = errors.New("mux: the session is being killed")
 
 // catchUp waits until the feeder has brought the lag down to half of

@@ -24,11 +24,12 @@ import (
 // longer than its tick (20 µs and up: a 64 KiB write, a PTY read held up by
 // the line discipline) to another thread, which has to be woken. With a cat
 // running through a session those wake-ups were a third of the server's
-// context switches, and a busy server has only two Ps (see main). A call on a
+// context switches, and a busy server has one P (see mux). A call on a
 // non-blocking descriptor does not wait for data or room, so it can keep its
 // P: usually for microseconds; a PTY read can sleep in the kernel while the
 // line discipline hands over pending input (p99 133 µs, at worst 4 ms, in a
-// 100 MB burst), which that P then waits out, as it would any read.
+// 100 MB burst), which the whole server then waits out, as it would any
+// read on one P.
 //
 // The race detector does not see raw calls: it no longer learns that the
 // kernel wrote a read buffer. Buffers here are never shared before the
