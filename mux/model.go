@@ -385,6 +385,12 @@ func splitBatch(ops []modelOp) (batch, rest []modelOp) {
 // kick is never lost, so no op waits for the next output to be applied
 // (an unanswered query would hang a program started detached).
 func (m *model) feed() {
+	if m.lag.Load() >= feedBatch {
+		// A backlog (hostile output drawn long after it was read): the
+		// server keeps a second P meanwhile, as for a reader's burst.
+		burstBegins()
+		defer burstEnds()
+	}
 	m.mu.Lock()
 	m.yielded = m.clock.now()
 	m.mu.Unlock()

@@ -13,13 +13,14 @@ import (
 // reader and its client's writer handing over to each other) always has
 // something: a keystroke's echo in another session then waited for that
 // poll, p99 50 ms under a cat of 32 MiB. So while any PTY reader is in a
-// burst the server runs on two Ps, and the second one's idle thread sits
-// in the poller; it goes back to one once no burst has been seen for
-// busyLinger. Changing the number of Ps stops the world for some
+// burst, or a feeder draws a backlog of a megabyte or more, the server
+// runs on two Ps, and the second one's idle thread sits in the poller; it
+// goes back to one once no burst has been seen for busyLinger. Changing the number of Ps stops the world for some
 // microseconds, once at each end of a burst.
 const busyLinger = 200 * time.Millisecond
 
-// busyProcs counts the PTY readers in a burst. It changes GOMAXPROCS only
+// busyProcs counts the PTY readers in a burst and the feeders drawing a
+// backlog. It changes GOMAXPROCS only
 // in a process that runs on one P when the first burst begins (the server,
 // not a test binary).
 var busyProcs struct {
@@ -31,7 +32,8 @@ var busyProcs struct {
 	lower   *time.Timer
 }
 
-// burstBegins is called by a PTY reader entering a burst.
+// burstBegins is called by a PTY reader entering a burst, or a feeder
+// starting on a backlog.
 func burstBegins() {
 	b := &busyProcs
 	b.mu.Lock()
@@ -52,7 +54,7 @@ func burstBegins() {
 	}
 }
 
-// burstEnds is called by a PTY reader leaving a burst it began.
+// burstEnds is called by whoever called burstBegins, when its burst ends.
 func burstEnds() {
 	b := &busyProcs
 	b.mu.Lock()
