@@ -257,11 +257,12 @@ func (c *client) sendRedraw(p []byte) {
 }
 
 // dropQueuedOutputLocked drops the Output frames in the queue and keeps the
-// rest. Called with queueMu held.
+// rest, and the end of a frame a direct write began: the peer has its
+// header. Called with queueMu held.
 func (c *client) dropQueuedOutputLocked() {
 	kept := c.queue[:0]
 	for _, f := range c.queue {
-		if f.t != wire.TypeOutput {
+		if f.t != wire.TypeOutput || f.rest {
 			kept = append(kept, f)
 		}
 	}

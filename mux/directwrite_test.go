@@ -38,8 +38,9 @@ func smallBufferPair(t *testing.T) (server, peer *net.UnixConn) {
 // The fan-out writes a small chunk straight to an idle client's socket
 // (writeNowLocked), and queues what did not fit for the writer. Frames
 // still arrive whole and in order: here the socket fills while no writer
-// runs, so one chunk is cut inside its frame and every later one queues;
-// the writer, started after, must finish the cut frame before the rest.
+// runs, so one chunk is cut inside its frame; output past the budget then
+// drops what is queued, but never the cut frame's end; the writer, started
+// after, must finish that frame before the redraw.
 func TestDirectWritesKeepFramesWhole(t *testing.T) {
 	conn, peer := smallBufferPair(t)
 	c := newClient(1, conn, false, 80, 24)
@@ -47,22 +48,35 @@ func TestDirectWritesKeepFramesWhole(t *testing.T) {
 		t.Fatal("the client has no raw descriptor: nothing is written directly")
 	}
 	var sent bytes.Buffer
-	cut := false
+	cut, cutEnd := false, 0
 	for i := 0; sent.Len() < 256<<10; i++ {
 		chunk := bytes.Repeat([]byte{byte('a' + i%26)}, directMax) // a frame over the socket's largest buffer: cut when the socket fills
 		sent.Write(chunk)
 		c.send(wire.TypeOutput, chunk)
 		c.queueMu.Lock()
 		if len(c.queue) > 0 && c.queue[0].rest {
-			cut = true
+			cut, cutEnd = true, sent.Len()
 		}
 		c.queueMu.Unlock()
+		if cut {
+			break
+		}
 	}
 	if !cut {
 		t.Fatal("no direct write was cut short: the test did not fill the socket")
 	}
-	c.close(wire.TypeExited, []byte(`{"code":0}`))
-	go c.writeLoop(func() {})
+	// Past the budget the queued Output is dropped, but not the end of the
+	// frame the peer already has the header of.
+	c.send(wire.TypeOutput, make([]byte, maxQueued+1))
+	if !c.isLagging() {
+		t.Fatal("the client is not lagging after output past its budget")
+	}
+	sent.Truncate(cutEnd)
+	sent.WriteString("<redraw>") // what the writer asks for once it has drained
+	go c.writeLoop(func() {
+		c.resyncIfLaggingLocked(fakeScreen{})
+		c.close(wire.TypeExited, []byte(`{"code":0}`))
+	})
 
 	var got bytes.Buffer
 	fr := wire.NewReader(peer)
