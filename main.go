@@ -755,9 +755,12 @@ func serverCommand() *cli.Command {
 					// the PTY has, the writer's batch grows. Measured on
 					// the 2-core machines: about half the server's CPU per
 					// MiB and a tenth of its socket writes (README,
-					// Benchmarks). Set here rather than for every command:
-					// changing it stops the world, which costs a client
-					// that must start fast up to a millisecond.
+					// Benchmarks). While a session is in a burst the
+					// server takes a second P, so that another session's
+					// echo need not wait for a busy P to poll the network
+					// (mux/procs.go). Set here rather than for every
+					// command: changing it stops the world, which costs a
+					// client that must start fast up to a millisecond.
 					runtime.GOMAXPROCS(1)
 					opts := mux.Options{Socket: socket}
 					if c.Bool("daemon") {

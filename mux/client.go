@@ -22,15 +22,20 @@ const maxQueued = 4 << 20
 // through (see readClient).
 const clientReadBuffer = 4 << 10
 
-// frame is one queued message for a client.
+// frame is one queued message for a client, or the rest of one that a
+// direct write (writeNowLocked) began.
 type frame struct {
-	t wire.Type
-	p []byte // shared with other clients for Output: never modified
+	t    wire.Type
+	p    []byte // shared with other clients for Output: never modified
+	rest bool   // p is what a direct write left of a frame: no header
 }
 
 // client is one attached connection. Everything sent to it goes through its
 // queue and is written by its own writer goroutine, so the session never
-// waits on a client's socket. An attached client has two goroutines: the
+// waits on a client's socket; only a small Output chunk for a client whose
+// queue is empty and whose writer is idle is written at once by the
+// fan-out, with a non-blocking write (writeNowLocked), and what did not fit
+// is queued. An attached client has two goroutines: the
 // connection's reader (serveConn, which runs readClient) and its writer
 // (writeLoop); a pending lone ESC adds a timer's.
 type client struct {
@@ -76,6 +81,9 @@ type client struct {
 	queued  int  // bytes of Output in queue
 	lagging bool // output was dropped: redraw once the writer drains
 	closing bool // no more frames after the queue drains; set by close, or by the writer when a write fails
+	writing bool // the writer holds frames it took from the queue and has not finished writing
+	// hdr is writeNowLocked's frame header, used under queueMu.
+	hdr [wire.HeaderLen]byte
 
 	// wake is written by wakeWriter (send, sendRedraw, close), never
 	// blocking: one pending wake-up is enough, as the writer takes the
@@ -132,14 +140,53 @@ func (c *client) send(t wire.Type, p []byte) {
 			c.lagging = true
 			return
 		}
+		if len(c.queue) == 0 && !c.writing && len(p) <= directMax && c.fd != nil {
+			if rest, wrote := c.writeNowLocked(p); wrote {
+				if len(rest) > 0 {
+					// What did not fit waits for the writer, first in the queue.
+					c.queued += max(len(rest), 64)
+					c.queue = append(c.queue, frame{t: t, p: rest, rest: true})
+					c.wakeWriter()
+				}
+				return
+			}
+		}
 		c.queued += cost
 		for len(p) > wire.MaxPayload {
-			c.queue = append(c.queue, frame{t, p[:wire.MaxPayload:wire.MaxPayload]})
+			c.queue = append(c.queue, frame{t: t, p: p[:wire.MaxPayload:wire.MaxPayload]})
 			p = p[wire.MaxPayload:]
 		}
 	}
-	c.queue = append(c.queue, frame{t, p})
+	c.queue = append(c.queue, frame{t: t, p: p})
 	c.wakeWriter()
+}
+
+// directMax is the largest Output chunk the fan-out writes to an idle
+// client's socket itself (writeNowLocked): an echo, a prompt, a line.
+// Larger chunks come from a burst, where the writer's batches (one writev
+// for what several reads brought) are cheaper than a write per read.
+const directMax = 4 << 10
+
+// writeNowLocked writes p as one Output frame straight to the socket, with
+// a non-blocking write, and returns what did not fit of the frame, or
+// wrote false if nothing went (the frame is then queued as usual). Called
+// with queueMu held, only while the queue is empty and the writer holds
+// nothing (writing): frames still go out whole and in order, as the
+// writer, which takes the rest first, finishes the frame this began. It
+// saves an echo the hand-off to the writer goroutine. A failed write is
+// left for the writer to meet.
+func (c *client) writeNowLocked(p []byte) (rest []byte, wrote bool) {
+	c.hdr[0] = byte(wire.TypeOutput)
+	n := len(p)
+	c.hdr[1], c.hdr[2], c.hdr[3], c.hdr[4] = byte(n>>24), byte(n>>16), byte(n>>8), byte(n)
+	w, err := c.fd.WriteBuffersNow([][]byte{c.hdr[:], p})
+	switch {
+	case err != nil || w == 0:
+		return nil, false
+	case w < wire.HeaderLen: // part of the header: a copy of the rest of the frame
+		return append(append([]byte(nil), c.hdr[w:]...), p...), true
+	}
+	return p[w-wire.HeaderLen:], true
 }
 
 // wakeWriter tells the writer there is something to do. It never blocks.
@@ -206,18 +253,19 @@ func (c *client) sendRedraw(p []byte) {
 	}
 	for len(p) > 0 {
 		n := min(len(p), wire.MaxPayload)
-		c.queue = append(c.queue, frame{wire.TypeOutput, p[:n:n]})
+		c.queue = append(c.queue, frame{t: wire.TypeOutput, p: p[:n:n]})
 		p = p[n:]
 	}
 	c.wakeWriter()
 }
 
 // dropQueuedOutputLocked drops the Output frames in the queue and keeps the
-// rest. Called with queueMu held.
+// rest, and the end of a frame a direct write began: the peer has its
+// header. Called with queueMu held.
 func (c *client) dropQueuedOutputLocked() {
 	kept := c.queue[:0]
 	for _, f := range c.queue {
-		if f.t != wire.TypeOutput {
+		if f.t != wire.TypeOutput || f.rest {
 			kept = append(kept, f)
 		}
 	}
@@ -251,7 +299,7 @@ func (c *client) close(t wire.Type, p []byte) {
 	c.queueMu.Lock()
 	if !c.closing {
 		if t != 0 {
-			c.queue = append(c.queue, frame{t, p})
+			c.queue = append(c.queue, frame{t: t, p: p})
 		}
 		c.closing = true
 	}
@@ -274,6 +322,7 @@ func (c *client) writeLoop(drained func()) {
 			q := c.queue
 			c.queue = nil
 			c.queued = 0
+			c.writing = len(q) > 0
 			closing := c.closing
 			c.queueMu.Unlock()
 			if len(q) == 0 {
@@ -301,7 +350,8 @@ func (c *client) writeLoop(drained func()) {
 // writeBatch writes every frame of q with one writev: headers are built in
 // hdrs, payloads are the queued chunks themselves (shared by every client:
 // never copied). Consecutive Output chunks share one frame of up to
-// MaxPayload. Each frame still goes out whole, from this goroutine only.
+// MaxPayload. Each frame still goes out whole: the fan-out writes only
+// while this goroutine holds nothing (writeNowLocked).
 func (c *client) writeBatch(q []frame, hdrs *[]byte, bufs *net.Buffers) error {
 	*hdrs = (*hdrs)[:0]
 	if cap(*hdrs) < wire.HeaderLen*len(q) {
@@ -309,9 +359,14 @@ func (c *client) writeBatch(q []frame, hdrs *[]byte, bufs *net.Buffers) error {
 	}
 	*bufs = (*bufs)[:0]
 	for i := 0; i < len(q); {
+		if q[i].rest { // the end of a frame a direct write began: no header
+			*bufs = append(*bufs, q[i].p)
+			i++
+			continue
+		}
 		j, n := i+1, len(q[i].p)
 		if q[i].t == wire.TypeOutput {
-			for j < len(q) && q[j].t == wire.TypeOutput && n+len(q[j].p) <= wire.MaxPayload {
+			for j < len(q) && q[j].t == wire.TypeOutput && !q[j].rest && n+len(q[j].p) <= wire.MaxPayload {
 				n += len(q[j].p)
 				j++
 			}

@@ -115,10 +115,11 @@ func newModel(cols, rows, scrollback int, sessionMu *sync.Mutex, unattended func
 	// With nobody attached no terminal answers the application's DA1, DA2
 	// and cursor-position queries, and a program started detached would
 	// hang waiting; the model answers instead.
-	// The server runs on one P (see main), so a feeder drawing a megabyte
-	// of output that cannot be skipped (coloured text) would hold every
-	// other session's reader and writers off for milliseconds: Go polls
-	// the network only when nothing else is runnable, or every 10 ms. So
+	// The server runs on one P (see main; a second only while a reader is
+	// in a burst, procs.go), so a feeder drawing a megabyte of output that
+	// cannot be skipped (coloured text) would hold every other session's
+	// reader and writers off for milliseconds: Go polls the network only
+	// when a P has nothing else to run, or every 10 ms. So
 	// after feedSlice of drawing it sleeps for feedPause, which parks it
 	// and lets the scheduler poll. (runtime.Gosched would not: the feeder
 	// goes back on the run queue, which is served before the poll; nor
@@ -384,6 +385,12 @@ func splitBatch(ops []modelOp) (batch, rest []modelOp) {
 // kick is never lost, so no op waits for the next output to be applied
 // (an unanswered query would hang a program started detached).
 func (m *model) feed() {
+	if m.lag.Load() >= feedBatch {
+		// A backlog (hostile output drawn long after it was read): the
+		// server keeps a second P meanwhile, as for a reader's burst.
+		burstBegins()
+		defer burstEnds()
+	}
 	m.mu.Lock()
 	m.yielded = m.clock.now()
 	m.mu.Unlock()

@@ -41,6 +41,9 @@ const (
 	arenaSize = 256 << 10
 	minArena  = 1 << 10 // what a quiet session holds: a prompt, an echo
 	minRoom   = 512     // an arena with less room left is replaced before a read
+	// burstArena is the arena size at which a reader is in a burst: output
+	// came faster than a byte a microsecond for several arenas in a row.
+	burstArena = 64 << 10
 )
 
 // readLoop reads the PTY while output comes, whether or not anyone is
@@ -57,11 +60,27 @@ func (ss *session) readLoop() {
 	var arena []byte
 	var born time.Time
 	off := 0
+	// A reader whose arenas have grown to burstArena is in a burst: the
+	// server takes a second P meanwhile (procs.go).
+	burst := false
+	defer func() {
+		if burst {
+			burstEnds()
+		}
+	}()
 	get := func() []byte {
 		if arena != nil && time.Since(born) < time.Duration(len(arena))*time.Microsecond {
 			next = min(next*2, arenaSize)
 		} else {
 			next = minArena
+		}
+		if now := next >= burstArena; now != burst {
+			burst = now
+			if burst {
+				burstBegins()
+			} else {
+				burstEnds()
+			}
 		}
 		arena, off, born = make([]byte, next), 0, time.Now()
 		return arena[:min(readChunk, len(arena))]

@@ -149,17 +149,29 @@ func (f *RawFD) WriteBuffers(bufs [][]byte) (int64, error) {
 // WriteNow writes as much of b as the descriptor takes at once, perhaps
 // nothing, and never waits for room.
 func (f *RawFD) WriteNow(b []byte) (int, error) {
-	if len(b) == 0 {
+	n, err := f.WriteBuffersNow([][]byte{b})
+	return int(n), err
+}
+
+// WriteBuffersNow writes as much of bufs, in order, as the descriptor takes
+// in one writev(2), perhaps nothing, and never waits for room.
+func (f *RawFD) WriteBuffersNow(bufs [][]byte) (int64, error) {
+	iov := f.iov[:0] // the writer's scratch, as in WriteBuffers
+	for _, b := range bufs {
+		if len(b) > 0 {
+			iov = append(iov, iovec(b))
+		}
+	}
+	if len(iov) == 0 {
 		return 0, nil
 	}
-	iov := append(f.iov[:0], iovec(b)) // the writer's scratch, as in WriteBuffers
 	f.iov = iov
 	defer clear(f.iov)
 	var n int
 	var errno syscall.Errno
 	err := f.rc.Write(func(fd uintptr) bool {
 		for {
-			n, errno = rawio.Writev(fd, iov)
+			n, errno = rawio.Writev(fd, iov[:min(len(iov), maxIovecs)])
 			if errno != syscall.EINTR {
 				return true
 			}
@@ -171,9 +183,9 @@ func (f *RawFD) WriteNow(b []byte) (int, error) {
 	case errno == syscall.EAGAIN:
 		return 0, nil
 	case errno != 0:
-		return 0, os.NewSyscallError("write", errno)
+		return 0, os.NewSyscallError("writev", errno)
 	}
-	return n, nil
+	return int64(n), nil
 }
 
 // maxIovecs is IOV_MAX on Linux and macOS.
