@@ -209,11 +209,19 @@ func (c *client) budget() int {
 	return maxQueued
 }
 
+// restorer is what a resync draws from: the screen model (screen.Screen),
+// or a fake in tests.
+type restorer interface {
+	AppendRestore(dst []byte) []byte
+	AppendRestoreFrom(dst []byte, from uint64) []byte
+	ScrolledOff() uint64
+}
+
 // resyncIfLaggingLocked queues a full redraw from scr for a client that fell
 // behind. Called with the session's mu held, so the redraw is followed by
 // exactly the output after it. A relay gets a plain-text notice instead: a
 // drawing is no use to a pipe.
-func (c *client) resyncIfLaggingLocked(scr interface{ AppendRestore([]byte) []byte }) {
+func (c *client) resyncIfLaggingLocked(scr restorer) {
 	if c.view != nil {
 		// A drawn client gets the screen as a difference: what changed
 		// since its last update (view.go).
@@ -237,6 +245,10 @@ func (c *client) resyncIfLaggingLocked(scr interface{ AppendRestore([]byte) []by
 	case !lagging:
 	case c.cols == 0 && !c.record:
 		c.sendRedraw([]byte("\r\n[wr: output dropped: this client fell too far behind]\r\n"))
+	case c.record:
+		// A recording began with the screen, not the scrollback: so is
+		// it brought back (the scrollback would come out as new lines).
+		c.sendRedraw(scr.AppendRestoreFrom(nil, scr.ScrolledOff()))
 	default:
 		c.sendRedraw(scr.AppendRestore(nil))
 	}

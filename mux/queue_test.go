@@ -23,6 +23,10 @@ func queueClient(cols, rows int) *client {
 type fakeScreen struct{}
 
 func (fakeScreen) AppendRestore(dst []byte) []byte { return append(dst, "<redraw>"...) }
+func (fakeScreen) AppendRestoreFrom(dst []byte, from uint64) []byte {
+	return fmt.Appendf(dst, "<screen from %d>", from)
+}
+func (fakeScreen) ScrolledOff() uint64 { return 7 }
 
 // queued describes a client's queue as "Type(len)" per frame, with a short
 // payload shown.
@@ -164,6 +168,16 @@ func TestClientQueue(t *testing.T) {
 				c.resyncIfLaggingLocked(fakeScreen{})
 			},
 			want: `Output("\r\n[wr: output dropped: this client fell too far behind]\r\n")`,
+		},
+		{
+			name: "a recorder that lagged is redrawn without the scrollback",
+			cols: 0,
+			do: func(c *client) {
+				c.record = true
+				c.lagging = true
+				c.resyncIfLaggingLocked(fakeScreen{})
+			},
+			want: `Output("<screen from 7>")`,
 		},
 		{
 			name: "a client that is not lagging is not redrawn",
