@@ -312,9 +312,24 @@ func TestServerExitsWithLastSession(t *testing.T) {
 	e.eventually("the server to exit after its only session ended", func() bool {
 		return syscall.Kill(pid, 0) != nil
 	})
-	if _, err := os.Stat(e.socket); !os.IsNotExist(err) {
-		log, _ := os.ReadFile(e.socket + ".log")
-		t.Errorf("the socket outlived its server (pid %d): %v; the server's log:\n%s", pid, err, log)
+	// The server unlinks the socket before it exits; polled all the same,
+	// so that a failure shows what was there for a while, not a moment.
+	deadline := time.Now().Add(timeout)
+	for {
+		_, err := os.Stat(e.socket)
+		if os.IsNotExist(err) {
+			break
+		}
+		if time.Now().After(deadline) {
+			log, _ := os.ReadFile(e.socket + ".log")
+			entries, _ := os.ReadDir(filepath.Dir(e.socket))
+			names := []string{}
+			for _, de := range entries {
+				names = append(names, de.Name())
+			}
+			t.Fatalf("the socket outlived its server (pid %d): %v; the directory holds %v; the server's log:\n%s", pid, err, names, log)
+		}
+		time.Sleep(10 * time.Millisecond)
 	}
 }
 
