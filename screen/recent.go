@@ -14,19 +14,24 @@ package screen
 // duplicates included.
 type recentIndex struct {
 	// slots hold hash<<32 | id+1, 0 for none. They are made with the first
-	// entry: most screens (an idle shell's) never add one.
-	slots *[recentSlots]uint64
+	// entry (most screens, an idle shell's, never add one) and grow with
+	// the entries put, up to maxRecentSlots: a prompt's few colours take
+	// minRecentSlots.
+	slots []uint64
+	puts  int
 }
 
-// recentSlots is 16 KiB of slots, which stay in cache.
-const recentSlots = 2048
+const (
+	minRecentSlots = 64   // 512 bytes
+	maxRecentSlots = 2048 // 16 KiB, which stays in cache
+)
 
 // get returns the entry last put under h, if its slot still holds it.
 func (r *recentIndex) get(h uint32) (int32, bool) {
-	if r.slots == nil {
+	if len(r.slots) == 0 {
 		return 0, false
 	}
-	sl := r.slots[h&(recentSlots-1)]
+	sl := r.slots[h&uint32(len(r.slots)-1)]
 	if sl == 0 || uint32(sl>>32) != h {
 		return 0, false
 	}
@@ -35,18 +40,26 @@ func (r *recentIndex) get(h uint32) (int32, bool) {
 
 // put records id as the entry of hash h.
 func (r *recentIndex) put(h uint32, id int32) {
-	if r.slots == nil {
-		r.slots = new([recentSlots]uint64)
+	if r.puts++; r.puts*2 > len(r.slots) && len(r.slots) < maxRecentSlots {
+		r.grow()
 	}
-	r.slots[h&(recentSlots-1)] = uint64(h)<<32 | uint64(uint32(id)+1)
+	r.slots[h&uint32(len(r.slots)-1)] = uint64(h)<<32 | uint64(uint32(id)+1)
+}
+
+// grow doubles the slots, keeping what they hold.
+func (r *recentIndex) grow() {
+	old := r.slots
+	r.slots = make([]uint64, max(minRecentSlots, 2*len(old)))
+	for _, sl := range old {
+		if sl != 0 {
+			r.slots[uint32(sl>>32)&uint32(len(r.slots)-1)] = sl
+		}
+	}
 }
 
 // renumber gives the entries a compaction keeps their new numbers
 // (newID(id) < 0: dropped).
 func (r *recentIndex) renumber(newID func(id int32) int32) {
-	if r.slots == nil {
-		return
-	}
 	for i, sl := range r.slots {
 		if sl == 0 {
 			continue

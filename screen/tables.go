@@ -33,8 +33,9 @@ const (
 	cellsPerEntry = 32
 )
 
-// The tables index their entries with hashIndex, an open-addressing hash
-// table of their own rather than a Go map: a map keyed by strings holds a
+// The links are indexed with hashIndex (the styles and clusters only
+// through a recentIndex), an open-addressing hash table of their own rather
+// than a Go map: a map keyed by strings holds a
 // string (an allocation, and pointers for the collector to scan) per
 // entry, and a map keyed by style hashes and compares every field. An
 // index slot holds an entry's 32-bit hash and its number, so a probe
@@ -42,7 +43,7 @@ const (
 // first entry: most screens (an idle shell's) never intern anything, and
 // an idle server holds one screen per session.
 //
-// A stream that makes an entry per cell (an image, a link per cell) makes
+// A stream that makes an entry per cell (a link per cell) makes
 // the index far larger than the cache, and a new entry then costs a cache
 // miss to look up and another to insert, each waiting on memory while
 // nothing else runs. So new entries go to a small young index, which
