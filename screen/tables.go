@@ -34,17 +34,16 @@ const (
 )
 
 // The links are indexed with hashIndex (the styles and clusters only
-// through a recentIndex), an open-addressing hash table of their own rather
-// than a Go map: a map keyed by strings holds a
-// string (an allocation, and pointers for the collector to scan) per
-// entry, and a map keyed by style hashes and compares every field. An
+// through a recentIndex), an open-addressing hash table of their own
+// rather than a Go map: a map keyed by strings holds a string (an
+// allocation, and pointers for the collector to scan) per entry. An
 // index slot holds an entry's 32-bit hash and its number, so a probe
 // compares entries only when the hashes match. The slots are made on the
 // first entry: most screens (an idle shell's) never intern anything, and
 // an idle server holds one screen per session.
 //
-// A stream that makes an entry per cell (a link per cell) makes
-// the index far larger than the cache, and a new entry then costs a cache
+// A stream that makes an entry per cell (a link per cell) makes the
+// index far larger than the cache, and a new entry then costs a cache
 // miss to look up and another to insert, each waiting on memory while
 // nothing else runs. So new entries go to a small young index, which
 // stays in cache, and move to the main one a few thousand at a time, in a
