@@ -313,16 +313,19 @@ func (s *server) shutdownLocked() {
 		return
 	}
 	s.stopping = true
-	close(s.stopped)
-	s.ln.Close()
-	// Still ours: the lock keeps any other server from binding it. One
-	// systemd passed stays: systemd listens on it and starts the next
-	// server when someone connects.
+	// The socket goes first: once the listener is closed, Run may return
+	// and the process exit before this goroutine runs another line (with
+	// a second P it did, and left a dead socket behind). Still ours: the
+	// lock keeps any other server from binding it. One systemd passed
+	// stays: systemd listens on it and starts the next server when
+	// someone connects.
 	if !s.activated {
 		if err := s.dir.Remove(filepath.Base(s.socket)); err != nil {
 			s.logf("remove the socket: %v", err)
 		}
 	}
+	close(s.stopped)
+	s.ln.Close()
 	s.unlock()
 }
 

@@ -84,11 +84,13 @@ func benchVariants(b *testing.B, inputs [][]byte) {
 	b.SetBytes(int64(len(inputs[0])))
 	b.ReportAllocs()
 	b.ResetTimer()
+	cpu := cpuClock(b, len(inputs[0]))
 	i := 0
 	for b.Loop() {
-		s.Write(inputs[i%len(inputs)])
+		timedWrite(s, inputs[i%len(inputs)])
 		i++
 	}
+	cpu()
 }
 
 // BenchmarkTruecolourImage: a 900x80 image of distinct colours (about 2.7

@@ -251,22 +251,27 @@ func (s *Screen) combine(r rune) bool {
 	}
 	if s.clusters.growable(c) {
 		// Only c refers to its cluster: grow it in place.
-		if len(s.clusters.bytes(c.r))+utf8.RuneLen(r) > maxClusterBytes || !s.clusters.fits(utf8.RuneLen(r)) {
+		if n := utf8.RuneLen(r); s.clusters.openLen()+n > maxClusterBytes || !s.clusters.fits(n) {
 			return false
 		}
 		s.clusters.grow(r)
 		s.joining = r == zwj
 		return true
 	}
-	buf := s.cellText(s.scratch[:0], *c)
-	if len(buf)+utf8.RuneLen(r) > maxClusterBytes {
-		return false
-	}
-	buf = utf8.AppendRune(buf, r)
-	s.scratch = buf
-	id := s.internCluster(buf, c)
-	if id < 0 {
-		return false
+	var id int32
+	if c.flags&cellCluster == 0 && s.clusters.roomFor(s.slack(), 2*utf8.UTFMax) {
+		// The commonest case: a character's first combining character.
+		id = s.clusters.addPair(c.r, r, c)
+	} else {
+		buf := s.cellText(s.scratch[:0], *c)
+		if len(buf)+utf8.RuneLen(r) > maxClusterBytes {
+			return false
+		}
+		buf = utf8.AppendRune(buf, r)
+		s.scratch = buf
+		if id = s.internCluster(buf, c); id < 0 {
+			return false
+		}
 	}
 	// internCluster may have compacted the tables, which rewrites cells but
 	// not their addresses: c is still the cell to change.

@@ -33,17 +33,17 @@ const (
 	cellsPerEntry = 32
 )
 
-// The tables index their entries with hashIndex, an open-addressing hash
-// table of their own rather than a Go map: a map keyed by strings holds a
-// string (an allocation, and pointers for the collector to scan) per
-// entry, and a map keyed by style hashes and compares every field. An
+// The links are indexed with hashIndex (the styles and clusters only
+// through a recentIndex), an open-addressing hash table of their own
+// rather than a Go map: a map keyed by strings holds a string (an
+// allocation, and pointers for the collector to scan) per entry. An
 // index slot holds an entry's 32-bit hash and its number, so a probe
 // compares entries only when the hashes match. The slots are made on the
 // first entry: most screens (an idle shell's) never intern anything, and
 // an idle server holds one screen per session.
 //
-// A stream that makes an entry per cell (an image, a link per cell) makes
-// the index far larger than the cache, and a new entry then costs a cache
+// A stream that makes an entry per cell (a link per cell) makes the
+// index far larger than the cache, and a new entry then costs a cache
 // miss to look up and another to insert, each waiting on memory while
 // nothing else runs. So new entries go to a small young index, which
 // stays in cache, and move to the main one a few thousand at a time, in a
@@ -214,12 +214,13 @@ func (c *entryCounts) due(slack int) bool {
 // entries.
 func (c *entryCounts) compacted(n int) { c.kept, c.added = n, 0 }
 
-// styleTable numbers the distinct styles a screen uses, in the order they
-// are first added. Index 0 is always the default style, which is never
-// looked up in the index.
+// styleTable numbers the styles a screen uses, in the order they are first
+// added, through a recentIndex: two cells of equal styles mostly share one
+// number, but may not (the painters compare the styles, not only their
+// numbers). Index 0 is always the default style, which is never looked up.
 type styleTable struct {
-	list  []style
-	index hashIndex
+	list   []style
+	recent recentIndex
 	entryCounts
 }
 
@@ -227,7 +228,7 @@ type styleTable struct {
 // entries (the default style), which are never looked up.
 func (t *styleTable) reset(capacity int, reserved ...style) {
 	t.list = append(make([]style, 0, max(capacity, len(reserved))), reserved...)
-	t.index.reset(capacity)
+	t.recent = recentIndex{}
 }
 
 // hash mixes the style's 20 bytes (wyhash's multiply-fold).
@@ -254,29 +255,11 @@ func mix(a, b uint64) uint64 {
 	return hi ^ lo
 }
 
+// lookup finds st, whose hash is h, if it is the last style added under h.
 func (t *styleTable) lookup(st *style, h uint32) (styleID, bool) {
-	x := &t.index
-	if len(x.young) > 0 {
-		for i := h & uint32(len(x.young)-1); ; {
-			id, ok := next(x.young, h, &i)
-			if !ok {
-				break
-			}
-			if t.list[id] == *st {
-				return styleID(id), true
-			}
-		}
-	}
-	if x.mayHold(h) {
-		for i := h & uint32(len(x.slots)-1); ; {
-			id, ok := next(x.slots, h, &i)
-			if !ok {
-				break
-			}
-			if t.list[id] == *st {
-				return styleID(id), true
-			}
-		}
+	id, ok := t.recent.get(h)
+	if ok && t.list[id] == *st {
+		return styleID(id), true
 	}
 	return 0, false
 }
@@ -285,34 +268,19 @@ func (t *styleTable) lookup(st *style, h uint32) (styleID, bool) {
 func (t *styleTable) add(st *style, h uint32) styleID {
 	id := styleID(len(t.list))
 	t.list = append(t.list, *st)
-	t.index.insert(h, int32(id))
+	t.recent.put(h, int32(id))
 	t.added++
 	return id
 }
 
-// byteTable numbers distinct byte strings (clusters, links) in the order
-// they are first added. Their bytes are kept end to end in one arena, which
-// holds no pointers.
-//
-// A grapheme cluster is built a character at a time, and only the whole of
-// it is ever shown, so a new cluster is left open: the last entry, not in
-// the index yet (lookups compare it on their own), referred to by one cell,
-// openCell, to which the next combining character adds itself in place
-// (see grow) rather than interning one more entry. It is looked up in the
-// index only when it is closed (see close). Cells are moved (by
-// insertions and deletions, in place) but never copied, and a cell that
-// holds the open entry at openCell's address is the one combine made it
-// for: no other cell refers to it. (A Resize that copies cells to new
-// lines leaves openCell pointing at the old copy, which previousCell never
-// returns.)
+// byteTable numbers distinct byte strings (links) in the order they are
+// first added. Their bytes are kept end to end in one arena, which holds no
+// pointers.
 type byteTable struct {
 	data   []byte
 	ends   []uint32 // entry i is data[ends[i-1]:ends[i]] (from 0 for the first)
 	hashes []uint32 // entry i's hash
 	index  hashIndex
-
-	open     int32 // the open entry, or -1
-	openCell *cell
 	entryCounts
 }
 
@@ -327,7 +295,7 @@ func hashBytes(b []byte) uint32 {
 // entries, which are never looked up: their indexes are only ever given
 // out by the caller.
 func (t *byteTable) reset(capacity int, reserved ...string) {
-	t.data, t.ends, t.hashes, t.open, t.openCell = nil, nil, nil, -1, nil
+	t.data, t.ends, t.hashes = nil, nil, nil
 	if capacity > 0 {
 		t.ends = make([]uint32, 0, capacity+len(reserved))
 		t.hashes = make([]uint32, 0, capacity+len(reserved))
@@ -364,16 +332,8 @@ func (t *byteTable) texts() []string {
 	return out
 }
 
-// lookup finds b, whose hash is h, among the entries. Finding the open
-// entry closes it: another cell is about to refer to it.
+// lookup finds b, whose hash is h, among the entries.
 func (t *byteTable) lookup(b []byte, h uint32) (int32, bool) {
-	if t.open >= 0 && string(t.bytes(t.open)) == string(b) {
-		return t.close(), true
-	}
-	return t.lookupIndex(b, h)
-}
-
-func (t *byteTable) lookupIndex(b []byte, h uint32) (int32, bool) {
 	x := &t.index
 	if len(x.young) > 0 {
 		for i := h & uint32(len(x.young)-1); ; {
@@ -400,76 +360,24 @@ func (t *byteTable) lookupIndex(b []byte, h uint32) (int32, bool) {
 	return 0, false
 }
 
-// close indexes the open entry, if any, and returns its index. The open
-// entry is not looked up while it grows: if the index holds an equal entry
-// by now, close returns that one's index, and drops the open one, its cell
-// made to refer to the equal one.
-func (t *byteTable) close() int32 {
-	id := t.open
-	if id < 0 {
-		return id
-	}
-	c := t.openCell
-	t.open, t.openCell = -1, nil
-	text := t.bytes(id)
-	h := hashBytes(text)
-	t.hashes[id] = h
-	if other, ok := t.lookupIndex(text, h); ok {
-		if c == nil || c.flags&cellCluster == 0 || c.r != id {
-			// The cell was moved away (or written over): one that may
-			// still refer to the entry cannot be found, so it stays, out
-			// of the index, and the next compaction keeps it if used.
-			return other
-		}
-		t.data = t.data[:t.ends[id]-uint32(len(text))]
-		t.ends = t.ends[:id]
-		t.hashes = t.hashes[:id]
-		t.added--
-		c.r = other
-		return other
-	}
-	t.index.insert(h, id)
-	return id
-}
-
-// add appends b under hash h. Without a cell the caller has looked b up.
-// With one (which the caller makes refer to it) it is left open, and looked
-// up when it is closed: h is not used.
-func (t *byteTable) add(b []byte, h uint32, c *cell) int32 {
-	t.close()
+// add appends b, which the caller has looked up, under hash h.
+func (t *byteTable) add(b []byte, h uint32) int32 {
 	id := int32(len(t.ends))
 	t.data = append(t.data, b...)
 	t.ends = append(t.ends, uint32(len(t.data)))
 	t.hashes = append(t.hashes, h)
-	if c != nil {
-		t.open, t.openCell = id, c
-	} else {
-		t.index.insert(h, id)
-	}
+	t.index.insert(h, id)
 	t.added++
 	return id
-}
-
-// growable reports whether c refers to the open entry, and only c does.
-func (t *byteTable) growable(c *cell) bool {
-	return c == t.openCell && t.open >= 0 && c.flags&cellCluster != 0 && c.r == t.open
 }
 
 // fits reports whether n more bytes fit in the arena, whose offsets are 32
 // bits.
 func (t *byteTable) fits(n int) bool { return len(t.data)+n <= math.MaxUint32 }
 
-// grow appends r to the open entry, which only growable's cell refers to.
-// Whether the index holds an equal entry is only asked when the entry is
-// closed: a cluster of n characters is looked up once, not n-1 times.
-func (t *byteTable) grow(r rune) {
-	t.data = utf8.AppendRune(t.data, r)
-	t.ends[t.open] = uint32(len(t.data))
-}
-
 // compact keeps the first reserved entries and those used marks,
 // renumbered in order, and returns their new numbers (-1: dropped).
-// The caller has closed the open entry first. slack is the new entries
+// slack is the new entries
 // the table takes past as many again as it keeps before the next
 // compaction is due.
 func (t *byteTable) compact(used []bool, reserved, slack int) []int32 {
@@ -503,10 +411,6 @@ func (t *byteTable) compact(used []bool, reserved, slack int) []int32 {
 	t.compacted(live)
 	return newIDs
 }
-
-// clusterTable interns grapheme clusters (a base character followed by
-// combining characters), which do not fit in a cell's rune.
-type clusterTable = byteTable
 
 // linkTable interns OSC 8 hyperlinks as their "params;uri" text, which is
 // exactly what a restore writes back. Index 0 means no link.
@@ -582,24 +486,6 @@ func (s *Screen) eraseStyle() styleID {
 
 func (s *Screen) blank() cell { return blankCell(s.eraseStyle()) }
 
-// internCluster returns the cluster index of text for cell c, or -1 if the
-// table is full of live clusters. The cluster is left open (see
-// byteTable.grow), c the only cell that refers to it, and only looked up
-// when it is closed, which may change c's index to an equal entry's.
-func (s *Screen) internCluster(text []byte, c *cell) int32 {
-	if s.clusters.due(s.slack()) {
-		s.compact()
-	}
-	if s.clusters.len() >= maxClusters || !s.clusters.fits(len(text)) {
-		if id, ok := s.clusters.lookup(text, hashBytes(text)); ok {
-			return id
-		}
-		s.clusters.added++
-		return -1
-	}
-	return s.clusters.add(text, 0, c)
-}
-
 // internLink returns the link index of "params;uri", or 0 if the table is
 // full of live links.
 func (s *Screen) internLink(text []byte) uint32 {
@@ -614,7 +500,7 @@ func (s *Screen) internLink(text []byte) uint32 {
 		s.links.added++
 		return 0
 	}
-	return uint32(s.links.add(text, h, nil))
+	return uint32(s.links.add(text, h))
 }
 
 // slack is the fewest new entries that pay for a compaction: compactFloor,
@@ -653,7 +539,6 @@ func (s *Screen) forEachLine(f func(l *line)) {
 func (s *Screen) compact() {
 	s.compactions++
 	s.clusters.close()
-	s.links.close()
 	usedStyle := make([]bool, len(s.styles.list))
 	usedCluster := make([]bool, s.clusters.len())
 	usedStyle[0] = true
@@ -703,12 +588,14 @@ func (s *Screen) compact() {
 	}
 	// styleMap holds 0 for the styles dropped: the default style is not
 	// in the index.
-	s.styles.index.rebuild(&old.index, 2*live+slack, func(id int32, h uint32) (int32, uint32, bool) {
-		n := styleMap[id]
-		return int32(n), h, n != 0
+	s.styles.recent.renumber(func(id int32) int32 {
+		if n := styleMap[id]; n != 0 {
+			return int32(n)
+		}
+		return -1
 	})
 
-	clusterMap := s.clusters.compact(usedCluster, 0, slack)
+	clusterMap := s.clusters.compact(usedCluster, slack)
 
 	s.forEachLine(func(l *line) {
 		for i := range l.cells {

@@ -224,3 +224,68 @@ func TestClusterMovedBeforeClose(t *testing.T) {
 		t.Fatalf("restore differs:\n%s", joinDiffs(d))
 	}
 }
+
+// TestRecentIndex: the slots grow with the entries put, up to their most,
+// keeping what they hold; a compaction's renumbering keeps the entries it
+// keeps, under their new numbers, and forgets the others.
+func TestRecentIndex(t *testing.T) {
+	var r recentIndex
+	hash := func(id int32) uint32 { return uint32(id) * 0x9e3779b1 }
+	if _, ok := r.get(7); ok {
+		t.Fatal("an empty index found an entry")
+	}
+	for id := range int32(10) {
+		r.put(hash(id), id)
+	}
+	if len(r.slots) != minRecentSlots {
+		t.Errorf("%d slots for 10 entries, want %d", len(r.slots), minRecentSlots)
+	}
+	for id := int32(10); id < 5000; id++ {
+		r.put(hash(id), id)
+	}
+	if len(r.slots) != maxRecentSlots {
+		t.Errorf("%d slots for 5,000 entries, want %d", len(r.slots), maxRecentSlots)
+	}
+	last := hash(4999)
+	if id, ok := r.get(last); !ok || id != 4999 {
+		t.Errorf("get(last) = %d, %v", id, ok)
+	}
+	r.renumber(func(id int32) int32 {
+		if id%2 == 0 {
+			return -1
+		}
+		return id / 2
+	})
+	if id, ok := r.get(last); !ok || id != 2499 {
+		t.Errorf("after renumbering: get(last) = %d, %v, want 2499", id, ok)
+	}
+	if _, ok := r.get(hash(4998)); ok {
+		t.Error("a dropped entry is still found")
+	}
+}
+
+// TestStylesShared: a style used again and again keeps its one number,
+// however many other styles come between.
+func TestStylesShared(t *testing.T) {
+	s := New(80, 24, 100)
+	for i := range 1000 {
+		fmt.Fprintf(s, "\x1b[31mred\x1b[38;2;%d;%d;1mx\x1b[m", i>>8, i&0xff)
+	}
+	red, n := styleID(0), 0
+	s.forEachLine(func(l *line) {
+		for _, c := range l.cells {
+			if c.r == 'r' {
+				if n == 0 {
+					red = c.style()
+				}
+				if c.style() != red {
+					t.Fatalf("red cells in styles %d and %d", red, c.style())
+				}
+				n++
+			}
+		}
+	})
+	if n == 0 {
+		t.Fatal("no red cell")
+	}
+}
