@@ -150,7 +150,12 @@ func (s *Screen) extendsWide(r rune) bool {
 // moves past it. A cell in the last column stays one column wide: there is
 // no room.
 func (s *Screen) widenPrevious() {
-	if s.pendingWrap || s.x == 0 {
+	// With autowrap off the cursor stays in the last column after a
+	// character is printed there, so the cell before the cursor may not
+	// be the one just printed; widening it would write its tail over the
+	// last column's character. Better one column too narrow than a lost
+	// character.
+	if s.pendingWrap || s.x == 0 || (s.x == s.cols-1 && !s.modes.has(modeAutowrap)) {
 		return
 	}
 	x := s.x - 1

@@ -85,3 +85,14 @@ func TestWidthTable(t *testing.T) {
 		})
 	}
 }
+
+// With autowrap off, a VS16 after a character printed in the last column
+// widens nothing: the cell before the cursor is not the one just printed,
+// and widening it would write over the last column.
+func TestVS16InLastColumnWithoutAutowrap(t *testing.T) {
+	s := New(5, 2, 0)
+	s.Write([]byte("\x1b[?7labcd\u2764\ufe0f"))
+	if got := cellAt(s, 4, 0); got.r != '\u2764' || got.flags&cellWideTail != 0 {
+		t.Fatalf("the last column holds %q (flags %x), want the heart", got.r, got.flags)
+	}
+}
