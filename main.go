@@ -230,6 +230,16 @@ func checkName(name string) error {
 	return nil
 }
 
+// oneNameClient is oneName and the client to ask about it.
+func oneNameClient(c *cli.Context) (string, *client.Client, error) {
+	name, err := oneName(c)
+	if err != nil {
+		return "", nil, err
+	}
+	cl, err := clientOf(c)
+	return name, cl, err
+}
+
 // oneName is the single session NAME a command takes.
 func oneName(c *cli.Context) (string, error) {
 	if c.Args().Len() != 1 {
@@ -445,11 +455,7 @@ func hasCommand() *cli.Command {
 		Usage:     "exit 0 if the session exists (running or exited), 1 if not; print nothing",
 		ArgsUsage: "NAME",
 		Action: func(c *cli.Context) error {
-			name, err := oneName(c)
-			if err != nil {
-				return err
-			}
-			cl, err := clientOf(c)
+			name, cl, err := oneNameClient(c)
 			if err != nil {
 				return err
 			}
@@ -620,11 +626,7 @@ func captureCommand() *cli.Command {
 			&cli.BoolFlag{Name: "scrollback", Usage: "include the scrollback"},
 		},
 		Action: func(c *cli.Context) error {
-			name, err := oneName(c)
-			if err != nil {
-				return err
-			}
-			cl, err := clientOf(c)
+			name, cl, err := oneNameClient(c)
 			if err != nil {
 				return err
 			}
@@ -655,11 +657,7 @@ func waitCommand() *cli.Command {
 			&cli.DurationFlag{Name: "timeout", Usage: "give up after `DURATION` and exit 124 (0: wait forever)"},
 		},
 		Action: func(c *cli.Context) error {
-			name, err := oneName(c)
-			if err != nil {
-				return err
-			}
-			cl, err := clientOf(c)
+			name, cl, err := oneNameClient(c)
 			if err != nil {
 				return err
 			}
