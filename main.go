@@ -345,9 +345,9 @@ func doAttach(c *cli.Context, name string, command []string, opts attach.Options
 		return fail(1, "cannot find my own binary to start the server: %v", err)
 	}
 	if path := c.String("record"); path != "" {
-		f, err := os.Create(path)
+		f, err := createRecording(path)
 		if err != nil {
-			return fail(1, "cannot create the recording: %v", err)
+			return err
 		}
 		defer f.Close()
 		opts.Record = f

@@ -20,6 +20,18 @@ import (
 	"wr/internal/rawio"
 )
 
+// createRecording opens path for a recording, write-only: os.Create's
+// read-write open would make wr a reader of a FIFO it is given, so once
+// the real reader left every write would block for ever instead of
+// failing.
+func createRecording(path string) (*os.File, error) {
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o666)
+	if err != nil {
+		return nil, fail(1, "cannot create the recording: %v", err)
+	}
+	return f, nil
+}
+
 // recorderReady is what a background recorder (wr new -d --record) says
 // on its stderr once it holds the session it created.
 const recorderReady = "wr-recorder-ready"
@@ -56,9 +68,9 @@ func recordCommand() *cli.Command {
 			if err != nil {
 				return err
 			}
-			f, err := os.Create(path)
+			f, err := createRecording(path)
 			if err != nil {
-				return fail(1, "cannot create the recording: %v", err)
+				return err
 			}
 			defer f.Close()
 			stop := make(chan struct{})

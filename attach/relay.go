@@ -128,6 +128,14 @@ func Run(opts Options) (code int, err error) {
 	if !accepted.Created && len(opts.Config.Command) > 0 && !out.quiet {
 		fmt.Fprintf(os.Stderr, "wr: session %s already existed, so %q was not run\n", accepted.Name, strings.Join(opts.Config.Command, " "))
 	}
+	// A recording that could not be written (a full disk, a reader that
+	// went away) fails the attach that asked for it, once the session's
+	// own ending is said.
+	if r.cast != nil {
+		if err := r.cast.Close(); err != nil && out.err == nil {
+			return 1, fmt.Errorf("the recording is incomplete: %w", err)
+		}
+	}
 	return out.code, out.err
 }
 
