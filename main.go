@@ -219,6 +219,16 @@ func splitCommand(c *cli.Context) (string, []string, error) {
 	return name, rest, nil
 }
 
+// checkNames is checkName for each of the sessions a verb names.
+func checkNames(names []string) error {
+	for _, n := range names {
+		if err := checkName(n); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 // checkName refuses a session name outside the rule, as a usage error.
 func checkName(name string) error {
 	if err := wire.CheckName(name); err != nil {
@@ -504,10 +514,8 @@ func killCommand() *cli.Command {
 			case !all && !exited && len(names) == 0:
 				return &usageError{errors.New("kill takes session names, --all or --exited")}
 			}
-			for _, n := range names {
-				if err := checkName(n); err != nil {
-					return err
-				}
+			if err := checkNames(names); err != nil {
+				return err
 			}
 			cl, err := clientOf(c)
 			if err != nil {
@@ -683,10 +691,8 @@ func detachCommand() *cli.Command {
 		ArgsUsage: "[NAME...]",
 		Action: func(c *cli.Context) error {
 			names := c.Args().Slice()
-			for _, n := range names {
-				if err := checkName(n); err != nil {
-					return err
-				}
+			if err := checkNames(names); err != nil {
+				return err
 			}
 			cl, err := clientOf(c)
 			if err != nil {
