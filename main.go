@@ -188,6 +188,9 @@ func newApp(notFound *string) *cli.App {
 			c.OnUsageError = func(_ *cli.Context, err error, _ bool) error {
 				return &usageError{flagError(err, verb, flags)}
 			}
+			if upgradesFirst[verb] {
+				c.Before = autoUpgrade // upgrade.go
+			}
 			setUsage(verb, c.Subcommands)
 		}
 	}
@@ -744,7 +747,7 @@ func serverCommand() *cli.Command {
 			{
 				Name:  "run",
 				Usage: "run the server in the foreground (--daemon: detach, log beside the socket)",
-				Flags: []cli.Flag{&cli.BoolFlag{Name: "daemon", Usage: "detach from the terminal and log to SOCKET.log"}},
+				Flags: []cli.Flag{&cli.BoolFlag{Name: "daemon", Usage: "detach from the terminal and log to SOCKET.log"}, handoffFlag},
 				Action: func(c *cli.Context) (err error) {
 					socket, err := socketPath(c)
 					if err != nil {
@@ -766,7 +769,7 @@ func serverCommand() *cli.Command {
 					// command: changing it stops the world, which costs a
 					// client that must start fast up to a millisecond.
 					runtime.GOMAXPROCS(1)
-					opts := mux.Options{Socket: socket}
+					opts := mux.Options{Socket: socket, Handoff: c.String("handoff")}
 					if c.Bool("daemon") {
 						w, restoreStderr, derr := mux.Daemonize(socket)
 						if derr != nil {
@@ -783,7 +786,7 @@ func serverCommand() *cli.Command {
 							restoreStderr(err != nil)
 						}()
 					}
-					if err = mux.Run(opts); errors.Is(err, mux.ErrRunning) {
+					if err = mux.Run(opts); errors.Is(err, mux.ErrRunning) && opts.Handoff == "" {
 						err = fail(1, "a server is already running on %s; stop it or pick another --socket", socket)
 					}
 					return err
@@ -824,6 +827,7 @@ func serverCommand() *cli.Command {
 					return nil
 				},
 			},
+			serverUpgradeCommand(), checkHandoffCommand(),
 		},
 	}
 }

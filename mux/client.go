@@ -47,6 +47,9 @@ type client struct {
 	restoreAsk restoreRequest    // what its restore draws (shown.go); set by serveAttach before it attaches
 	env        map[string]string // its refreshed variables (agent.go); set by serveAttach before it attaches
 	inside     string            // WR_SESSION_ID of the session it runs in (loop.go); set likewise
+	// carriedIn is what an old server had read of its frames and not
+	// handled, read first after a hand-off (upgrade.go); taken by frameSource.
+	carriedIn []byte
 	// conn is closed by writeLoop, its one writer, once the queue has
 	// drained (or a write failed); serveConn's deferred Close comes after
 	// the writer is done (serveAttach waits for done) and does nothing.
@@ -82,6 +85,7 @@ type client struct {
 	lagging bool // output was dropped: redraw once the writer drains
 	closing bool // no more frames after the queue drains; set by close, or by the writer when a write fails
 	writing bool // the writer holds frames it took from the queue and has not finished writing
+	held    bool // an upgrade holds the writer: it takes nothing from the queue (upgrade.go)
 	// hdr is writeNowLocked's frame header, used under queueMu.
 	hdr [wire.HeaderLen]byte
 
@@ -140,7 +144,7 @@ func (c *client) send(t wire.Type, p []byte) {
 			c.lagging = true
 			return
 		}
-		if len(c.queue) == 0 && !c.writing && len(p) <= directMax && c.fd != nil {
+		if len(c.queue) == 0 && !c.writing && !c.held && len(p) <= directMax && c.fd != nil {
 			if rest, wrote := c.writeNowLocked(p); wrote {
 				if len(rest) > 0 {
 					// What did not fit waits for the writer, first in the queue.
@@ -331,6 +335,11 @@ func (c *client) writeLoop(drained func()) {
 	for range c.wake {
 		for {
 			c.queueMu.Lock()
+			if c.held { // an upgrade: the queue stays as it is (upgrade.go)
+				c.writing = false
+				c.queueMu.Unlock()
+				break
+			}
 			q := c.queue
 			c.queue = nil
 			c.queued = 0
@@ -347,7 +356,11 @@ func (c *client) writeLoop(drained func()) {
 				}
 				break
 			}
-			if err := c.writeBatch(q, &hdrs, &bufs); err != nil {
+			if n, err := c.writeBatch(q, &hdrs, &bufs); err != nil {
+				if c.writeHeld(err, bufs, n) { // upgrade.go
+					clear(bufs)
+					continue
+				}
 				c.queueMu.Lock()
 				c.closing = true
 				c.queue = nil
@@ -364,7 +377,7 @@ func (c *client) writeLoop(drained func()) {
 // never copied). Consecutive Output chunks share one frame of up to
 // MaxPayload. Each frame still goes out whole: the fan-out writes only
 // while this goroutine holds nothing (writeNowLocked).
-func (c *client) writeBatch(q []frame, hdrs *[]byte, bufs *net.Buffers) error {
+func (c *client) writeBatch(q []frame, hdrs *[]byte, bufs *net.Buffers) (int64, error) {
 	*hdrs = (*hdrs)[:0]
 	if cap(*hdrs) < wire.HeaderLen*len(q) {
 		*hdrs = make([]byte, 0, wire.HeaderLen*len(q))
@@ -396,10 +409,8 @@ func (c *client) writeBatch(q []frame, hdrs *[]byte, bufs *net.Buffers) error {
 		i = j
 	}
 	if c.fd != nil {
-		_, err := c.fd.WriteBuffers(*bufs)
-		return err
+		return c.fd.WriteBuffers(*bufs)
 	}
 	b := *bufs // WriteTo consumes its receiver
-	_, err := b.WriteTo(c.conn)
-	return err
+	return b.WriteTo(c.conn)
 }

@@ -86,6 +86,9 @@ func (ss *session) readLoop() {
 		return arena[:min(readChunk, len(arena))]
 	}
 	for {
+		if ss.holdForUpgrade() { // upgrade.go
+			return
+		}
 		if ss.model.lag.Load() > maxModelLag {
 			// The model fell far behind: this reader waits for the feeder
 			// to catch up (the program waits on a full terminal), so what

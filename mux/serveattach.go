@@ -123,10 +123,13 @@ func (s *server) readClient(ss *session, c *client) {
 	// A small buffer: input is keystrokes, and a large paste is read
 	// straight into its frame's payload. Thousands of attached clients
 	// must not cost 128 KiB each.
-	fr := wire.NewReaderSize(c.reader(), clientReadBuffer)
+	fr := wire.NewReaderSize(c.frameSource(), clientReadBuffer)
 	for {
 		f, err := fr.ReadFrame()
 		if err != nil {
+			if s.inputHeld(c, fr, err) { // an upgrade stopped the reader (upgrade.go)
+				continue
+			}
 			if errors.Is(err, wire.ErrFrameTooLarge) {
 				s.logf("client %d of %s: %v", c.id, ss.name(), err)
 				p, _ := wire.Encode(wire.Error{Code: wire.CodeBadFrame, Message: fmt.Sprintf("frame too large: this client sent one over %d bytes", wire.MaxPayload)})

@@ -44,6 +44,11 @@ type Options struct {
 	Socket string
 	Log    io.Writer // nil: stderr
 	Ready  func()    // called once the server listens; nil: nothing
+	// Handoff names the state file an old server left in the socket
+	// directory before it exec'd this binary in its own process (wr server
+	// upgrade): the server takes over its sessions instead of starting
+	// afresh (handoff.go).
+	Handoff string
 }
 
 // server holds the sessions of one socket.
@@ -57,6 +62,7 @@ type server struct {
 	// accept loop; Run closes it itself only when it fails before serving.
 	ln        *net.UnixListener
 	unlock    func()           // releases the server lock; idempotent
+	lockFile  *os.File         // holds the server lock; handed over by an upgrade
 	activated bool             // ln came from systemd (socket activation) and stays its
 	watcher   *ptyproc.Watcher // waits for the output of quiet sessions and for every exit
 
@@ -76,6 +82,8 @@ type server struct {
 	// stopped is closed by shutdownLocked, once (stopping), under mu; the
 	// accept loop reads it to tell a shutdown from a failed accept.
 	stopped chan struct{}
+
+	up upgradeState // wr server upgrade (upgrade.go)
 }
 
 // Run serves until the server holds no session, or wr server stop asks it to stop.
@@ -110,23 +118,35 @@ func Run(opts Options) error {
 		return err
 	}
 	s.activated = ln != nil
-	lockWait := time.Duration(0)
-	if s.activated {
-		lockWait = handshakeTimeout
-	}
-	unlock, err := lockServer(dir, s.socket, lockWait)
-	if err != nil {
-		if ln != nil {
-			ln.Close()
+	var handoff *handoffState
+	if opts.Handoff != "" {
+		// An old server exec'd this binary in its own process: the
+		// listener and the lock are its, inherited, and so are the
+		// sessions (handoff.go).
+		if handoff, err = s.takeHandoff(opts.Handoff); err != nil {
+			return err
 		}
-		return err
+		ln = s.ln
+	} else {
+		lockWait := time.Duration(0)
+		if s.activated {
+			lockWait = handshakeTimeout
+		}
+		lockFile, err := lockServer(dir, s.socket, lockWait)
+		if err != nil {
+			if ln != nil {
+				ln.Close()
+			}
+			return err
+		}
+		s.lockFile = lockFile
+		// The start lock of earlier versions (clients now lock the
+		// directory), and agent links a server that died left behind.
+		_ = dir.Remove(name + ".start")
+		s.removeStaleAgentLinks()
 	}
-	s.unlock = sync.OnceFunc(unlock)
+	s.unlock = sync.OnceFunc(func() { s.lockFile.Close() })
 	defer s.unlock()
-	// The start lock of earlier versions (clients now lock the directory),
-	// and agent links a server that died left behind.
-	_ = dir.Remove(name + ".start")
-	s.removeStaleAgentLinks()
 	if ln == nil {
 		if ln, err = listen(dir, name, s.socket); err != nil {
 			return err
@@ -142,6 +162,9 @@ func Run(opts Options) error {
 		return err
 	}
 	defer s.watcher.Close()
+	if handoff != nil {
+		s.adopt(handoff)
+	}
 	s.logf("listening on %s (pid %d, version %s)", s.socket, os.Getpid(), wire.Version)
 	if opts.Ready != nil {
 		opts.Ready()
@@ -173,6 +196,7 @@ func Run(opts Options) error {
 			default:
 			}
 			if ne, ok := err.(net.Error); ok && ne.Timeout() {
+				s.awaitUpgrade() // an upgrade stopped accepting (upgrade.go)
 				continue
 			}
 			// EMFILE and the like fail again until a descriptor is freed:
@@ -229,7 +253,7 @@ func (f *acceptFailures) failed(s *server, err error) time.Duration {
 // lockServer takes an exclusive lock beside the socket for the server's
 // life. The kernel drops it when the process dies, however it dies, so a
 // socket left by a SIGKILLed server is known to be stale.
-func lockServer(dir *wire.Dir, socket string, wait time.Duration) (func(), error) {
+func lockServer(dir *wire.Dir, socket string, wait time.Duration) (*os.File, error) {
 	path := socket + ".lock"
 	f, err := dir.OpenFile(filepath.Base(path), os.O_RDWR|os.O_CREATE, 0o600)
 	if err != nil {
@@ -250,7 +274,7 @@ func lockServer(dir *wire.Dir, socket string, wait time.Duration) (func(), error
 		}
 		return nil, fmt.Errorf("cannot take the server lock %s: %w", path, err)
 	}
-	return func() { f.Close() }, nil
+	return f, nil
 }
 
 // listen binds the server's socket in dir, removing a dead server's first.
@@ -400,12 +424,8 @@ func (s *server) serveConn(conn *net.UnixConn) {
 		s.reply(conn, wire.TypeRefused, wire.Refused{Message: err.Error()})
 		return
 	}
-	if h.Protocol != wire.ProtocolMajor {
-		self, _ := os.Executable()
-		s.reply(conn, wire.TypeRefused, wire.Refused{Message: fmt.Sprintf(
-			"the server (pid %d, %s, version %s) speaks protocol %d, this client speaks %d: "+
-				"run `wr server stop` with the server's binary, or use the same wr for both",
-			os.Getpid(), self, wire.Version, wire.ProtocolMajor, h.Protocol)})
+	if h.Protocol != wire.ProtocolMajor && !h.ForUpgrade {
+		s.reply(conn, wire.TypeRefused, wire.Refused{Message: refusalAdvice(h)})
 		return
 	}
 	if !s.reply(conn, wire.TypeWelcome, wire.Welcome{Protocol: wire.ProtocolMajor, Minor: wire.ProtocolMinor, Version: wire.Version, PID: os.Getpid()}) {
@@ -417,6 +437,10 @@ func (s *server) serveConn(conn *net.UnixConn) {
 		return
 	}
 	_ = conn.SetDeadline(time.Time{})
+	if h.Protocol != wire.ProtocolMajor && f.Type != wire.TypeUpgrade {
+		s.reply(conn, wire.TypeRefused, wire.Refused{Message: refusalAdvice(h)})
+		return
+	}
 	s.dispatch(conn, f)
 }
 
@@ -478,6 +502,8 @@ func (s *server) dispatch(conn *net.UnixConn, f wire.Frame) {
 		decodeThen(s, conn, f, s.handleEnv)
 	case wire.TypeStatus:
 		s.reply(conn, wire.TypeServerStatus, s.status())
+	case wire.TypeUpgrade:
+		decodeThen(s, conn, f, s.handleUpgrade)
 	default:
 		s.replyErr(conn, wire.CodeBadFrame, "unsupported request %s", f.Type)
 	}

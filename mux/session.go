@@ -172,6 +172,9 @@ func (ss *session) unlockModel() { ss.model.unlock() }
 // last Output on every client's queue.
 func (ss *session) waitLoop() {
 	ss.proc.WaitExited()
+	// Not while an upgrade hands the session over: the new server reaps
+	// it (upgrade.go).
+	ss.srv.awaitUpgrade()
 	// Reap under reapMu: a kill snapshots the tree under it too, so it
 	// never reads the child's pid after the pid is free for reuse.
 	ss.reapMu.Lock()

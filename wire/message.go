@@ -36,6 +36,8 @@ const (
 	TypeRename        Type = 20 // Rename -> OK | Error
 	TypeSendKeys      Type = 21 // SendKeys -> OK | Error
 	TypeEnv           Type = 22 // Env -> EnvVars | Error
+	// Since minor 4.
+	TypeUpgrade Type = 23 // Upgrade -> Upgraded | Error
 
 	// Replies.
 	TypeOK           Type = 30
@@ -44,6 +46,7 @@ const (
 	TypeScreen       Type = 33
 	TypeServerStatus Type = 34
 	TypeEnvVars      Type = 35
+	TypeUpgraded     Type = 36 // since minor 4: sent by the new server, after the hand-off
 
 	// An attached connection: Attach, then Attached or Error; then a stream.
 	TypeAttach   Type = 40 // client -> server: Attach
@@ -69,7 +72,7 @@ var typeNames = map[Type]string{
 	TypeList: "List", TypeKill: "Kill", TypeSend: "Send", TypeCapture: "Capture",
 	TypeWait: "Wait", TypeStop: "Stop", TypeStatus: "Status", TypeNew: "New",
 	TypeSendStream: "SendStream", TypeDetachClients: "DetachClients", TypeRename: "Rename",
-	TypeSendKeys: "SendKeys",
+	TypeSendKeys: "SendKeys", TypeUpgrade: "Upgrade", TypeUpgraded: "Upgraded",
 	TypeOK:       "OK", TypeError: "Error", TypeSessions: "Sessions", TypeScreen: "Screen",
 	TypeServerStatus: "ServerStatus",
 	TypeAttach:       "Attach", TypeAttached: "Attached", TypeInput: "Input",
@@ -93,6 +96,10 @@ type Hello struct {
 	Protocol int    `json:"protocol"`
 	Minor    int    `json:"minor"`
 	Version  string `json:"version"`
+	// ForUpgrade says the request that follows is an Upgrade: a server of
+	// another protocol major serves it all the same, so that a newer wr
+	// can always hand an older server over to itself. Since minor 4.
+	ForUpgrade bool `json:"for_upgrade,omitempty"`
 }
 
 // Welcome accepts a Hello.

@@ -20,7 +20,7 @@ import "errors"
 // Renamed and Size to attached clients, which an older client ignores).
 const (
 	ProtocolMajor = 1
-	ProtocolMinor = 3
+	ProtocolMinor = 4
 )
 
 // Version is the wr release; the main package may overwrite it at link time.

@@ -1,0 +1,54 @@
+package attach
+
+import (
+	"fmt"
+	"time"
+
+	"wr/wire"
+)
+
+// upgradeWait bounds the wait for an upgrade's answer: the server holds
+// its sessions, runs the new binary's check (up to 5 s) and execs it.
+const upgradeWait = 15 * time.Second
+
+// GreetForUpgrade sends a Hello that a server of any protocol major
+// answers (ForUpgrade) and returns the server's Welcome. The connection
+// then takes one request: Upgrade, or nothing (Close).
+func (c *Conn) GreetForUpgrade() (wire.Welcome, error) {
+	hello, _ := wire.Encode(wire.Hello{Protocol: wire.ProtocolMajor, Minor: wire.ProtocolMinor, Version: wire.Version, ForUpgrade: true})
+	out, _ := wire.AppendFrame(nil, wire.TypeHello, hello)
+	_ = c.c.SetWriteDeadline(time.Now().Add(5 * time.Second))
+	_, werr := c.c.Write(out)
+	_ = c.c.SetWriteDeadline(time.Time{})
+	if err := c.readWelcome(werr); err != nil {
+		return wire.Welcome{}, err
+	}
+	return c.Welcome, nil
+}
+
+// Upgrade asks the server, greeted with GreetForUpgrade, to hand itself
+// over to binary, and returns the new server's answer. An Error reply is a
+// *wire.Error (the old server serves on); a connection closed without a
+// reply means the new binary died after the exec.
+func (c *Conn) Upgrade(binary string) (wire.Upgraded, error) {
+	var up wire.Upgraded
+	p, _ := wire.Encode(wire.Upgrade{Binary: binary})
+	out, err := wire.AppendFrame(nil, wire.TypeUpgrade, p)
+	if err != nil {
+		return up, err
+	}
+	_ = c.c.SetDeadline(time.Now().Add(upgradeWait))
+	if _, err := c.c.Write(out); err != nil {
+		return up, fmt.Errorf("send %s: %w", wire.TypeUpgrade, err)
+	}
+	f, err := wire.ReadFrame(c.c)
+	if err != nil {
+		return up, fmt.Errorf("%w: %w", ErrUpgradeLost, err)
+	}
+	return up, decodeReply(f, &up)
+}
+
+// ErrUpgradeLost is returned by Upgrade when the connection closed
+// without an answer: the server exec'd the new binary, which did not take
+// over.
+var ErrUpgradeLost = fmt.Errorf("attach: the server closed the connection during the upgrade")

@@ -1,0 +1,256 @@
+//go:build linux
+
+package integration
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+)
+
+// Upgrades in place (wr server upgrade): two binaries of different
+// versions, built like the suite's own, hand a server over to each other.
+
+var versionBuilds struct {
+	sync.Mutex
+	bins map[string]string
+}
+
+// wrVersion builds wr as TestMain does, with its version set to version at
+// link time, once per run, and returns the binary's path.
+func wrVersion(t testing.TB, version string) string {
+	t.Helper()
+	versionBuilds.Lock()
+	defer versionBuilds.Unlock()
+	if bin, ok := versionBuilds.bins[version]; ok {
+		return bin
+	}
+	bin := filepath.Join(suiteRoot, "wr-"+version)
+	args := []string{"build", "-o", bin, "-tags", "urfave_cli_no_docs", "-ldflags", "-X wr/wire.Version=" + version}
+	if raceEnabled {
+		args = append(args, "-race")
+	}
+	build := exec.Command("go", append(args, "..")...)
+	build.Env = os.Environ()
+	if !raceEnabled {
+		build.Env = append(build.Env, "CGO_ENABLED=0")
+	}
+	if out, err := build.CombinedOutput(); err != nil {
+		t.Fatalf("building wr %s: %v\n%s", version, err, out)
+	}
+	if versionBuilds.bins == nil {
+		versionBuilds.bins = map[string]string{}
+	}
+	versionBuilds.bins[version] = bin
+	return bin
+}
+
+// runBin runs a wr command with the given binary and waits for it.
+func (e *env) runBin(bin string, args ...string) result {
+	e.t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), timeout)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, bin, args...)
+	cmd.Env = e.vars
+	cmd.Dir = e.dir
+	r, err := runCmd(cmd)
+	if err != nil {
+		e.t.Fatalf("%s %v: %v", filepath.Base(bin), args, err)
+	}
+	return r
+}
+
+func (e *env) mustBin(bin string, args ...string) string {
+	e.t.Helper()
+	r := e.runBin(bin, args...)
+	if r.code != 0 {
+		e.t.Fatalf("%s %v: exit %d, stderr %q", filepath.Base(bin), args, r.code, r.stderr)
+	}
+	return r.stdout
+}
+
+// termBin attaches a client of the given binary on its own PTY.
+func (e *env) termBin(bin string, cols, rows int, args ...string) *term {
+	e.t.Helper()
+	cmd := exec.Command(bin, args...)
+	cmd.Env = e.vars
+	cmd.Dir = e.dir
+	return e.startTerm(cmd, cols, rows)
+}
+
+// statusOf reads one field of wr server status, as text.
+func (e *env) statusOf(bin, field string) string {
+	e.t.Helper()
+	for _, line := range strings.Split(e.mustBin(bin, "server", "status"), "\n") {
+		if v, ok := strings.CutPrefix(line, field+" "); ok {
+			return v
+		}
+	}
+	e.t.Fatalf("no %s in wr server status", field)
+	return ""
+}
+
+// handoffLeft lists hand-off state files in the socket directory.
+func (e *env) handoffLeft() []string {
+	ents, _ := os.ReadDir(filepath.Dir(e.socket))
+	var left []string
+	for _, de := range ents {
+		if strings.Contains(de.Name(), ".handoff") {
+			left = append(left, de.Name())
+		}
+	}
+	return left
+}
+
+var counterLine = regexp.MustCompile(`n=(\d+)\r\n`)
+
+// counterRun checks the counter lines a client showed after from: each
+// one more than the last, no gap, no repeat. It returns how many there
+// were and the last.
+func counterRun(t *testing.T, out []byte, from int) (int, int) {
+	t.Helper()
+	out = out[from:]
+	// Start at a line's beginning: the first line may be cut.
+	if i := strings.IndexByte(string(out), '\n'); i >= 0 {
+		out = out[i+1:]
+	}
+	n, last := 0, -1
+	for _, m := range counterLine.FindAllSubmatch(out, -1) {
+		v, _ := strconv.Atoi(string(m[1]))
+		if last >= 0 && v != last+1 {
+			t.Fatalf("counter went from %d to %d: a line lost or doubled", last, v)
+		}
+		last = v
+		n++
+	}
+	return n, last
+}
+
+// TestUpgradeKeepsSessions hands a busy server over to a new version:
+// sessions keep their processes, screens and codes; attached clients stay
+// attached and see every byte once.
+func TestUpgradeKeepsSessions(t *testing.T) {
+	e := newEnv(t)
+	v1, v2 := wrVersion(t, "9.0.1"), wrVersion(t, "9.0.2")
+	shells := []string{"s1", "s2", "s3", "s4"}
+	for _, name := range shells {
+		e.mustBin(v1, "new", "-d", name)
+	}
+	e.mustBin(v1, "new", "-d", "counter", "--", "sh", "-c", `i=0; while :; do i=$((i+1)); echo "n=$i"; sleep 0.002; done`)
+	e.mustBin(v1, "new", "-d", "done", "--", "sh", "-c", "echo finished; exit 7")
+	e.eventually("session done to be exited", func() bool {
+		return strings.Contains(e.mustBin(v1, "ls"), "exited 7")
+	})
+	pid := e.statusOf(v1, "pid")
+
+	// Three clients on s1, one on the counter.
+	var clients []*term
+	for range 3 {
+		tm := e.termBin(v1, 80, 24, "attach", "s1")
+		tm.expect("PROMPT>") // the restore's: trailing blanks are not drawn
+		clients = append(clients, tm)
+	}
+	watcher := e.termBin(v1, 80, 24, "attach", "counter")
+	watcher.expect("n=")
+	clients[0].run("echo from-before")
+	for _, tm := range clients[1:] {
+		tm.expect("DONE-42")
+	}
+	// Each shell writes its $$ down; its pid must not change.
+	pids := map[string]string{}
+	for _, name := range shells {
+		e.mustBin(v1, "send", name, "--enter", `echo $$ > "$HOME/pid-`+name+`"`)
+	}
+	for _, name := range shells {
+		f := filepath.Join(e.dir, "home", "pid-"+name)
+		e.eventually("the pid of "+name, func() bool {
+			b, err := os.ReadFile(f)
+			pids[name] = strings.TrimSpace(string(b))
+			return err == nil && strings.HasSuffix(string(b), "\n")
+		})
+	}
+	for _, tm := range clients {
+		tm.settled()
+	}
+	captures := map[string]string{}
+	for _, name := range append(shells, "done") {
+		captures[name] = e.mustBin(v1, "capture", "--ansi", "--scrollback", name)
+	}
+	mark := len(watcher.output())
+
+	r := e.runBin(v2, "server", "upgrade")
+	if r.code != 0 {
+		t.Fatalf("wr server upgrade: exit %d, stderr %q", r.code, r.stderr)
+	}
+	if !strings.Contains(r.stdout, "upgraded to 9.0.2") {
+		t.Errorf("wr server upgrade printed %q", r.stdout)
+	}
+
+	if got := e.statusOf(v2, "version"); got != "9.0.2" {
+		t.Errorf("version after the upgrade: %s, want 9.0.2", got)
+	}
+	if got := e.statusOf(v2, "pid"); got != pid {
+		t.Errorf("server pid after the upgrade: %s, want %s", got, pid)
+	}
+	if left := e.handoffLeft(); len(left) > 0 {
+		t.Errorf("hand-off state left in the socket directory: %v", left)
+	}
+	for name, before := range captures {
+		if after := e.mustBin(v2, "capture", "--ansi", "--scrollback", name); after != before {
+			t.Errorf("capture of %s changed across the upgrade:\nbefore %q\nafter  %q", name, before, after)
+		}
+	}
+	for _, name := range shells {
+		e.mustBin(v2, "send", name, "--enter", `echo $$ > "$HOME/pid-after-`+name+`"`)
+		f := filepath.Join(e.dir, "home", "pid-after-"+name)
+		var got string
+		e.eventually("the pid of "+name+" after", func() bool {
+			b, err := os.ReadFile(f)
+			got = strings.TrimSpace(string(b))
+			return err == nil && strings.HasSuffix(string(b), "\n")
+		})
+		if got != pids[name] {
+			t.Errorf("$$ of %s: %s after the upgrade, %s before", name, got, pids[name])
+		}
+	}
+
+	// The counter ran on through the hand-off, every line once.
+	e.eventually("the counter to run on", func() bool {
+		n, _ := counterRun(t, watcher.output(), mark)
+		return n > 200
+	})
+
+	// Every client still types and sees what the others type.
+	for i, tm := range clients {
+		tm.send(fmt.Sprintf("echo typed-%d-$((40+2))\r", i))
+		for _, other := range clients {
+			other.expect(fmt.Sprintf("typed-%d-42", i))
+		}
+	}
+
+	// The finished session's code is still there to collect.
+	if r := e.runBin(v2, "wait", "done"); r.code != 7 {
+		t.Errorf("wr wait done: exit %d, want 7 (stderr %q)", r.code, r.stderr)
+	}
+	// A session ending after the hand-off tells its clients, and wr wait
+	// (which, however late it asks, finds the code kept: s2 has no client).
+	waited := make(chan result, 1)
+	go func() { waited <- e.runBin(v2, "wait", "s2") }()
+	e.mustBin(v2, "send", "s2", "--enter", "exit 4")
+	clients[0].send("exit 3\r")
+	for i, tm := range clients {
+		if code := tm.wait(); code != 3 {
+			t.Errorf("client %d exited %d, want 3", i, code)
+		}
+	}
+	if r := <-waited; r.code != 4 {
+		t.Errorf("wr wait s2: exit %d, want 4 (stderr %q)", r.code, r.stderr)
+	}
+}

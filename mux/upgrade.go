@@ -1,0 +1,437 @@
+package mux
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"wr/wire"
+)
+
+// wr server upgrade: the server hands itself over to a new binary in its
+// own process (handoff.go has the state that crosses, handoff_linux.go the
+// exec). Before anything is written down, everything that moves is held
+// at a clean point, in this order:
+//
+//  1. accepting (the listener's deadline; the accept loop waits in
+//     awaitUpgrade; connections that arrive meanwhile wait in the backlog,
+//     which the new server accepts from);
+//  2. the PTY readers, each between two chunks, with everything it read
+//     fanned out (holdForUpgrade, at the top of readLoop); a parked PTY
+//     stays parked, and one the watcher wakes meanwhile is held at once;
+//     reaping too (waitLoop's awaitUpgrade), so the new server reaps;
+//  3. each attached client's input, between two frames as far as the
+//     session is concerned: the connection's read deadline stops its
+//     reader, which keeps the bytes of a partly read frame (wire.Reader's
+//     Pending), and a lone ESC or an unfinished sequence is waited out;
+//  4. each client's writer, between two writes: what it had not written
+//     of a batch, and the queue, cross as bytes owed to the connection,
+//     so the stream stays frame-aligned (writeHeld).
+//
+// Any failure before the exec undoes the holds in the reverse order
+// (resume), and the server serves on as if nothing happened.
+
+// readHeld is the reader state of a session whose reader an upgrade holds:
+// resume starts it again, the new server starts its own.
+const readHeld = readDone + 1
+
+// Bounds on the hold: past them the upgrade gives up and says why.
+const (
+	holdReadersMax = 3 * time.Second // a session ending drains for up to drainMax
+	holdInputMax   = time.Second     // a paste the program is slow to take
+	holdWritersMax = time.Second
+	holdPoll       = 200 * time.Microsecond
+)
+
+// upgradeState is the server's part in an upgrade.
+type upgradeState struct {
+	mu sync.Mutex // held for a whole upgrade: one at a time
+	// gate, while not nil, is closed when the hold ends (resume): the
+	// accept loop, held readers of input and reaping wait on it. Stored
+	// before anything is held, cleared by resume once everything goes on.
+	gate atomic.Pointer[chan struct{}]
+
+	parkedMu sync.Mutex
+	parked   map[*client][]byte // clients whose input reader is held, with the bytes it had read
+}
+
+// awaitUpgrade waits while an upgrade holds the server; it returns at once
+// otherwise. After a successful upgrade it never returns (the exec ends
+// the process's goroutines).
+func (s *server) awaitUpgrade() {
+	if g := s.up.gate.Load(); g != nil {
+		<-*g
+	}
+}
+
+// holdForUpgrade is the PTY reader's, between two chunks: while an upgrade
+// holds the server it leaves the reader held and reports true, and the
+// reader returns. A session whose child has exited is not held: it drains
+// and ends, and the upgrade waits for that.
+func (ss *session) holdForUpgrade() bool {
+	if ss.srv.up.gate.Load() == nil || ss.exitedAt.Load() != 0 {
+		return false
+	}
+	ss.readMu.Lock()
+	defer ss.readMu.Unlock()
+	ss.reader = readHeld
+	return true
+}
+
+// inputHeld is an attached client's reader's, on a read error: a deadline
+// an upgrade set stops it, with the bytes of any frame it was part way
+// through kept in fr. It waits while the upgrade lasts and reports true
+// (read on), or false for any other error.
+func (s *server) inputHeld(c *client, fr *wire.Reader, err error) bool {
+	if !errors.Is(err, os.ErrDeadlineExceeded) {
+		return false
+	}
+	g := s.up.gate.Load()
+	if g == nil {
+		// An upgrade that gave up cleared the deadline just after it
+		// passed: read on.
+		return true
+	}
+	s.up.parkedMu.Lock()
+	if s.up.parked != nil {
+		s.up.parked[c] = fr.Pending()
+	}
+	s.up.parkedMu.Unlock()
+	<-*g
+	return true
+}
+
+// frameSource is what the client's frames are read from: after a
+// hand-off, first the bytes the old server had read and not handled.
+func (c *client) frameSource() io.Reader {
+	if len(c.carriedIn) > 0 {
+		in := c.carriedIn
+		c.carriedIn = nil
+		return io.MultiReader(bytes.NewReader(in), c.reader())
+	}
+	return c.reader()
+}
+
+// writeHeld is the writer's, on a write error: a deadline an upgrade set
+// interrupts a write the client is slow to take. What the write had not
+// written of bufs goes back to the front of the queue, as the rest of a
+// frame (no header: the peer has it), and the writer, held, reports true.
+func (c *client) writeHeld(err error, bufs net.Buffers, written int64) bool {
+	if !errors.Is(err, os.ErrDeadlineExceeded) {
+		return false
+	}
+	var rest []byte
+	for _, b := range bufs {
+		if written >= int64(len(b)) {
+			written -= int64(len(b))
+			continue
+		}
+		rest = append(rest, b[written:]...)
+		written = 0
+	}
+	c.queueMu.Lock()
+	defer c.queueMu.Unlock()
+	if len(rest) > 0 {
+		c.queue = append([]frame{{t: wire.TypeOutput, p: rest, rest: true}}, c.queue...)
+	}
+	c.writing = false
+	if !c.held {
+		// An upgrade that gave up cleared the deadline just after it
+		// passed: the writer goes on with the queue.
+		c.wakeWriter()
+	}
+	return true
+}
+
+// upgradeHold is what quiesce held, for resume to undo.
+type upgradeHold struct {
+	at       time.Time // when the PTY readers were told to stop
+	sessions []*session
+	clients  []*client // every attached client whose input and writer are held
+	reaping  []*session // sessions whose reapMu is held, so no child is reaped before the exec
+}
+
+// quiesce holds the server as the top of this file says, and returns what
+// it held; on an error what it held is still returned, for resume.
+func (s *server) quiesce() (*upgradeHold, error) {
+	h := &upgradeHold{}
+	s.up.parkedMu.Lock()
+	s.up.parked = map[*client][]byte{}
+	s.up.parkedMu.Unlock()
+	gate := make(chan struct{})
+	s.up.gate.Store(&gate)
+	h.at = time.Now()
+	_ = s.ln.SetDeadline(h.at)
+
+	s.mu.Lock()
+	if s.stopping || s.draining {
+		s.mu.Unlock()
+		return h, errors.New("the server is stopping")
+	}
+	for _, ss := range s.sessions {
+		h.sessions = append(h.sessions, ss)
+	}
+	s.mu.Unlock()
+
+	// 2. The PTY readers, and sessions that are ending.
+	deadline := time.Now().Add(holdReadersMax)
+	for _, ss := range h.sessions {
+		for !ss.heldStill() {
+			if ss.killed.Load() {
+				return h, fmt.Errorf("session %s is being killed", ss.name())
+			}
+			if time.Now().After(deadline) {
+				return h, fmt.Errorf("session %s did not stop reading its output (it may be ending)", ss.name())
+			}
+			time.Sleep(holdPoll)
+		}
+	}
+
+	// 3. Input. A client that leaves meanwhile is left out.
+	var live []*session
+	for _, ss := range h.sessions {
+		if !ss.exited.Load() {
+			live = append(live, ss)
+		}
+	}
+	now := time.Now()
+	for _, ss := range live {
+		ss.mu.Lock()
+		for _, c := range ss.order {
+			_ = c.conn.SetReadDeadline(now)
+		}
+		ss.mu.Unlock()
+	}
+	deadline = time.Now().Add(holdInputMax)
+	for _, ss := range live {
+		for {
+			ss.mu.Lock()
+			waiting := ""
+			for _, c := range ss.order {
+				s.up.parkedMu.Lock()
+				_, ok := s.up.parked[c]
+				s.up.parkedMu.Unlock()
+				if !ok || !c.inputSettled() {
+					waiting = fmt.Sprintf("client %d of session %s", c.id, ss.name())
+					break
+				}
+			}
+			ss.mu.Unlock()
+			if waiting == "" {
+				break
+			}
+			if time.Now().After(deadline) {
+				return h, fmt.Errorf("the input of %s is not handled yet (is the program reading it?)", waiting)
+			}
+			time.Sleep(holdPoll)
+		}
+	}
+
+	// 4. Writers.
+	for _, ss := range live {
+		ss.mu.Lock()
+		h.clients = append(h.clients, ss.order...)
+		ss.mu.Unlock()
+	}
+	now = time.Now()
+	for _, c := range h.clients {
+		c.queueMu.Lock()
+		c.held = true
+		c.queueMu.Unlock()
+		_ = c.conn.SetWriteDeadline(now)
+		c.wakeWriter()
+	}
+	deadline = time.Now().Add(holdWritersMax)
+	for _, c := range h.clients {
+		for {
+			c.queueMu.Lock()
+			writing := c.writing
+			c.queueMu.Unlock()
+			if !writing || isClosed(c.done) {
+				break
+			}
+			if time.Now().After(deadline) {
+				return h, fmt.Errorf("client %d's writer did not stop", c.id)
+			}
+			time.Sleep(holdPoll)
+		}
+	}
+	return h, nil
+}
+
+// heldStill reports whether the session's PTY reader is held or parked,
+// and the session is not ending: or it has ended (exited, or gone).
+func (ss *session) heldStill() bool {
+	select {
+	case <-ss.done:
+		return true
+	default:
+	}
+	if ss.exitedAt.Load() != 0 {
+		return false // draining: it ends soon
+	}
+	ss.readMu.Lock()
+	defer ss.readMu.Unlock()
+	// readDone with the child not reaped: it exited and hung up, and its
+	// reaping waits for the upgrade.
+	return ss.reader == readIdle || ss.reader == readHeld || ss.reader == readDone
+}
+
+// inputSettled reports whether the client's classifier holds nothing back:
+// no lone ESC waiting for its timer, no sequence part way. A hand-off
+// starts each client's classifier afresh.
+func (c *client) inputSettled() bool {
+	c.inMu.Lock()
+	defer c.inMu.Unlock()
+	if c.escTimer != nil {
+		return false
+	}
+	k := c.classifier
+	return len(k.seq) == 0 && !k.paste && k.x10Need == 0 && !k.strESC
+}
+
+func isClosed(ch chan struct{}) bool {
+	select {
+	case <-ch:
+		return true
+	default:
+		return false
+	}
+}
+
+// resume undoes quiesce: writers, input, readers, accepting, in the
+// reverse order, deadlines cleared before the gate opens.
+func (s *server) resume(h *upgradeHold) {
+	for _, ss := range h.reaping {
+		ss.reapMu.Unlock()
+	}
+	h.reaping = nil
+	for _, c := range h.clients {
+		_ = c.conn.SetWriteDeadline(time.Time{})
+		c.queueMu.Lock()
+		c.held = false
+		c.queueMu.Unlock()
+		c.wakeWriter()
+	}
+	for _, ss := range h.sessions {
+		ss.mu.Lock()
+		for _, c := range ss.order {
+			_ = c.conn.SetReadDeadline(time.Time{})
+		}
+		ss.mu.Unlock()
+	}
+	_ = s.ln.SetDeadline(time.Time{})
+	g := s.up.gate.Swap(nil)
+	s.up.parkedMu.Lock()
+	s.up.parked = nil
+	s.up.parkedMu.Unlock()
+	if g != nil {
+		close(*g)
+	}
+	for _, ss := range h.sessions {
+		ss.readMu.Lock()
+		if ss.reader == readHeld {
+			ss.reader = readRunning
+			go ss.readLoop()
+		}
+		ss.readMu.Unlock()
+	}
+}
+
+// handleUpgrade hands the server over to req.Binary: hold, write the
+// state down, have the new binary check it, exec. The reply comes from the
+// new server (Upgraded); a failure before the exec is an Error reply from
+// this one, which serves on.
+func (s *server) handleUpgrade(conn *net.UnixConn, req wire.Upgrade) {
+	if err := upgradeSupported(); err != nil {
+		s.replyErr(conn, wire.CodeInternal, "%v", err)
+		return
+	}
+	if !filepath.IsAbs(req.Binary) {
+		s.replyErr(conn, wire.CodeBadFrame, "the new binary must be named by an absolute path, not %q", req.Binary)
+		return
+	}
+	if err := executable(req.Binary); err != nil {
+		s.replyErr(conn, wire.CodeInternal, "cannot run the new binary %s: %v", req.Binary, err)
+		return
+	}
+	if !s.up.mu.TryLock() {
+		s.replyErr(conn, wire.CodeInternal, "another upgrade is in progress")
+		return
+	}
+	defer s.up.mu.Unlock()
+	s.logf("upgrade: handing over to %s", req.Binary)
+	err := s.upgrade(conn, req.Binary)
+	// Only a failure comes back: a successful exec does not return.
+	s.logf("upgrade to %s failed, serving on: %v", req.Binary, err)
+	s.replyErr(conn, wire.CodeInternal, "upgrade failed, the server serves on: %v", err)
+}
+
+// upgrade does the hand-off; it returns only if it failed, with
+// everything as it was.
+func (s *server) upgrade(conn *net.UnixConn, binary string) error {
+	h, err := s.quiesce()
+	if err != nil {
+		s.resume(h)
+		return err
+	}
+	st, err := s.handoffState(h, conn)
+	if err != nil {
+		s.resume(h)
+		return err
+	}
+	name, err := s.writeHandoff(st)
+	if err != nil {
+		s.resume(h)
+		return err
+	}
+	if err := checkHandoff(binary, s.socket, name); err != nil {
+		_ = s.dir.Remove(name)
+		s.resume(h)
+		return err
+	}
+	err = s.execHandoff(binary, name, h, conn)
+	_ = s.dir.Remove(name)
+	s.resume(h)
+	return err
+}
+
+// checkTimeout bounds the new binary's check.
+const checkTimeout = 5 * time.Second
+
+// checkHandoff runs the new binary in its check mode on the state file:
+// it must read it and answer "wr-handoff-ok FORMAT SESSIONS" on stdout.
+// The binary inherits nothing but its stdio.
+func checkHandoff(binary, socket, state string) error {
+	ctx, cancel := context.WithTimeout(context.Background(), checkTimeout)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, binary, "server", "check-handoff", "--socket", socket, state)
+	var out, errOut bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errOut
+	err := cmd.Run()
+	answer := strings.TrimSpace(out.String())
+	if err != nil || !strings.HasPrefix(answer, "wr-handoff-ok ") {
+		why := strings.TrimSpace(errOut.String())
+		if why == "" {
+			why = answer
+		}
+		if err != nil {
+			why = strings.TrimSpace(fmt.Sprintf("%v %s", err, why))
+		}
+		if len(why) > 300 {
+			why = why[:300] + "..."
+		}
+		return fmt.Errorf("the new binary %s failed its check (it must be a wr that reads this server's hand-off state): %s", binary, why)
+	}
+	return nil
+}

@@ -1,0 +1,112 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+
+	"github.com/urfave/cli/v2"
+
+	"wr/attach"
+	"wr/client"
+	"wr/mux"
+	"wr/wire"
+)
+
+// handoffFlag is how an old server tells the binary it execs in its own
+// process where its state is (wr server upgrade); never typed by a person.
+var handoffFlag = &cli.StringFlag{Name: "handoff", Hidden: true, Usage: "take over from the server whose hand-off state is in `FILE`"}
+
+func serverUpgradeCommand() *cli.Command {
+	return &cli.Command{
+		Name:  "upgrade",
+		Usage: "hand the running server, its sessions and attached clients over to another wr binary, in place (default: this one)",
+		Flags: []cli.Flag{&cli.StringFlag{Name: "binary", Usage: "the wr binary to hand over to (`PATH`; default: this wr)"}},
+		Action: func(c *cli.Context) error {
+			socket, err := socketPath(c)
+			if err != nil {
+				return err
+			}
+			bin := c.String("binary")
+			if bin == "" {
+				if bin, err = os.Executable(); err != nil {
+					return fail(1, "cannot find my own binary: %v", err)
+				}
+			}
+			if bin, err = filepath.Abs(bin); err != nil {
+				return err
+			}
+			up, err := client.New(socket).Upgrade(bin)
+			if err != nil {
+				return upgradeFailed(socket, err)
+			}
+			fmt.Printf("server %d upgraded to %s: %d sessions, %d attached clients, output paused %.1f ms\n",
+				up.PID, up.Version, up.Sessions, up.Clients, up.PauseMS)
+			return nil
+		},
+	}
+}
+
+// upgradeFailed words a failed upgrade.
+func upgradeFailed(socket string, err error) error {
+	var old *client.OldServerError
+	switch {
+	case errors.Is(err, attach.ErrNoServer):
+		return fail(1, "no server running on %s", socket)
+	case errors.As(err, &old):
+		return fail(1, "the server (version %s, protocol %d.%d) is too old to be upgraded in place; `wr server stop` ends it and its sessions", old.Server.Version, old.Server.Protocol, old.Server.Minor)
+	case errors.Is(err, attach.ErrUpgradeLost):
+		return fail(1, "the server exec'd the new binary but it did not take over (its sessions are lost; see %s.log): %v", socket, errors.Unwrap(err))
+	}
+	return fail(1, "%s", sentence(err))
+}
+
+func checkHandoffCommand() *cli.Command {
+	return &cli.Command{
+		Name:   "check-handoff",
+		Hidden: true,
+		Usage:  "check that this wr can take over from a server's hand-off state",
+		Action: func(c *cli.Context) error {
+			socket, err := socketPath(c)
+			if err != nil {
+				return err
+			}
+			format, n, err := mux.CheckHandoff(socket, c.Args().First())
+			if err != nil {
+				return fail(1, "%v", err)
+			}
+			fmt.Printf("wr-handoff-ok %d %d %s\n", format, n, wire.Version)
+			return nil
+		},
+	}
+}
+
+// upgradesFirst are the verbs that, run by a newer wr than the server,
+// upgrade the server to this wr first.
+var upgradesFirst = map[string]bool{
+	"attach": true, "new": true, "ls": true, "has": true, "kill": true, "send": true,
+	"capture": true, "wait": true, "detach": true, "rename": true, "record": true, "env": true,
+}
+
+// autoUpgrade hands an older server over to this wr before the verb runs,
+// and says so in one line. A failed upgrade is said too, and the verb runs
+// on the old server.
+func autoUpgrade(c *cli.Context) error {
+	socket, err := socketPath(c)
+	if err != nil {
+		return nil // the verb says it
+	}
+	self, err := os.Executable()
+	if err != nil {
+		return nil
+	}
+	done, up, err := client.New(socket).UpgradeIfOlder(self)
+	switch {
+	case err != nil:
+		fmt.Fprintf(os.Stderr, "wr: could not upgrade the older server to this wr (%s): %s\n", wire.Version, sentence(err))
+	case done:
+		fmt.Fprintf(os.Stderr, "wr: upgraded the server (pid %d) to this wr, version %s\n", up.PID, up.Version)
+	}
+	return nil
+}
