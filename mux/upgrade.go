@@ -157,7 +157,7 @@ func (c *client) writeHeld(err error, bufs net.Buffers, written int64) bool {
 type upgradeHold struct {
 	at       time.Time // when the PTY readers were told to stop
 	sessions []*session
-	clients  []*client // every attached client whose input and writer are held
+	clients  []*client  // every attached client whose input and writer are held
 	reaping  []*session // sessions whose reapMu is held, so no child is reaped before the exec
 }
 

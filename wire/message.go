@@ -73,7 +73,7 @@ var typeNames = map[Type]string{
 	TypeWait: "Wait", TypeStop: "Stop", TypeStatus: "Status", TypeNew: "New",
 	TypeSendStream: "SendStream", TypeDetachClients: "DetachClients", TypeRename: "Rename",
 	TypeSendKeys: "SendKeys", TypeUpgrade: "Upgrade", TypeUpgraded: "Upgraded",
-	TypeOK:       "OK", TypeError: "Error", TypeSessions: "Sessions", TypeScreen: "Screen",
+	TypeOK: "OK", TypeError: "Error", TypeSessions: "Sessions", TypeScreen: "Screen",
 	TypeServerStatus: "ServerStatus",
 	TypeAttach:       "Attach", TypeAttached: "Attached", TypeInput: "Input",
 	TypeResize: "Resize", TypeDetach: "Detach", TypeOutput: "Output", TypeExited: "Exited",
