@@ -254,3 +254,78 @@ func TestUpgradeKeepsSessions(t *testing.T) {
 		t.Errorf("wr wait s2: exit %d, want 4 (stderr %q)", r.code, r.stderr)
 	}
 }
+
+// TestUpgradeRefusesBrokenBinary: a binary that fails the check is never
+// exec'd; the old server serves on, its clients attached.
+func TestUpgradeRefusesBrokenBinary(t *testing.T) {
+	e := newEnv(t)
+	v1 := wrVersion(t, "9.0.1")
+	e.mustBin(v1, "new", "-d", "s1")
+	tm := e.termBin(v1, 80, 24, "attach", "s1")
+	tm.expect("PROMPT>")
+	pid := e.statusOf(v1, "pid")
+	broken := filepath.Join(e.dir, "broken-wr")
+	if err := os.WriteFile(broken, []byte("#!/bin/sh\necho not a wr >&2\nexit 1\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for _, tt := range []struct {
+		name, binary, says string
+	}{
+		{"fails its check", broken, "failed its check"},
+		{"not a wr", "/bin/true", "failed its check"},
+		{"missing", filepath.Join(e.dir, "no-such-wr"), "cannot run the new binary"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			r := e.runBin(v1, "server", "upgrade", "--binary", tt.binary)
+			if r.code != 1 || !strings.Contains(r.stderr, tt.says) {
+				t.Errorf("upgrade to %s: exit %d, stderr %q; want 1 and %q", tt.binary, r.code, r.stderr, tt.says)
+			}
+			if got := e.statusOf(v1, "version"); got != "9.0.1" {
+				t.Errorf("version after a refused upgrade: %s", got)
+			}
+			if got := e.statusOf(v1, "pid"); got != pid {
+				t.Errorf("pid after a refused upgrade: %s, want %s", got, pid)
+			}
+			if left := e.handoffLeft(); len(left) > 0 {
+				t.Errorf("hand-off state left behind: %v", left)
+			}
+			tm.run("echo still-here")
+		})
+	}
+}
+
+// TestUpgradeAutomatic: a newer wr meeting an older server upgrades it
+// first, says so once on stderr, then does what it was asked; an older wr
+// is served by the newer server without upgrading anything.
+func TestUpgradeAutomatic(t *testing.T) {
+	e := newEnv(t)
+	v1, v2 := wrVersion(t, "9.0.1"), wrVersion(t, "9.0.2")
+	e.mustBin(v1, "new", "-d", "s1")
+	tm := e.termBin(v1, 80, 24, "attach", "s1")
+	tm.expect("PROMPT>")
+	pid := e.statusOf(v1, "pid")
+
+	r := e.runBin(v2, "ls")
+	if r.code != 0 || !strings.Contains(r.stdout, "s1") {
+		t.Fatalf("wr ls (newer): exit %d, stdout %q, stderr %q", r.code, r.stdout, r.stderr)
+	}
+	if lines := strings.Split(strings.TrimSpace(r.stderr), "\n"); len(lines) != 1 || !strings.Contains(lines[0], "upgraded the server") || !strings.Contains(lines[0], "9.0.2") {
+		t.Errorf("wr ls (newer) should say in one line that it upgraded the server; stderr %q", r.stderr)
+	}
+	if got := e.statusOf(v2, "version"); got != "9.0.2" {
+		t.Errorf("version after wr ls: %s, want 9.0.2", got)
+	}
+	if got := e.statusOf(v2, "pid"); got != pid {
+		t.Errorf("pid after wr ls: %s, want %s", got, pid)
+	}
+	for _, bin := range []string{v2, v1} {
+		r := e.runBin(bin, "ls")
+		if r.code != 0 || r.stderr != "" || !strings.Contains(r.stdout, "s1") {
+			t.Errorf("%s ls against 9.0.2: exit %d, stdout %q, stderr %q", filepath.Base(bin), r.code, r.stdout, r.stderr)
+		}
+	}
+	if got := e.statusOf(v1, "version"); got != "9.0.2" {
+		t.Errorf("an older wr changed the server: version %s", got)
+	}
+	tm.run("echo still-attached")
+}
