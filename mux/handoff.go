@@ -279,6 +279,7 @@ func (s *server) takeHandoff(name string) (*handoffState, error) {
 // adopt takes over the sessions and clients of st, starts them, and
 // answers the upgrade's request.
 func (s *server) adopt(st *handoffState) {
+	t0 := time.Now()
 	clients := 0
 	var started []*session
 	for _, hs := range st.Sessions {
@@ -308,8 +309,8 @@ func (s *server) adopt(st *handoffState) {
 		ss.mu.Unlock()
 	}
 	pause := time.Since(st.HeldAt)
-	s.logf("upgrade: took over from version %s: %d sessions, %d clients; output stood still for %v",
-		st.Version, len(s.sessions), clients, pause.Round(time.Microsecond))
+	s.logf("upgrade: took over from version %s: %d sessions, %d clients; output stood still for %v (this binary started %v after, and adopted in %v)",
+		st.Version, len(s.sessions), clients, pause.Round(time.Microsecond), s.began.Sub(st.HeldAt).Round(time.Microsecond), time.Since(t0).Round(time.Microsecond))
 	if st.RequestFD < 0 {
 		return
 	}

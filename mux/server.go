@@ -84,6 +84,9 @@ type server struct {
 	stopped chan struct{}
 
 	up upgradeState // wr server upgrade (upgrade.go)
+	// began is when this binary started serving; started, after an upgrade,
+	// is when the first server of the line did.
+	began time.Time
 }
 
 // Run serves until the server holds no session, or wr server stop asks it to stop.
@@ -96,6 +99,7 @@ func Run(opts Options) error {
 		socket:   opts.Socket,
 		log:      log.New(out, "wr server: ", log.LstdFlags),
 		started:  time.Now(),
+		began:    time.Now(),
 		sessions: map[string]*session{},
 		stopped:  make(chan struct{}),
 	}

@@ -379,12 +379,22 @@ func (s *server) handleUpgrade(conn *net.UnixConn, req wire.Upgrade) {
 
 // upgrade does the hand-off; it returns only if it failed, with
 // everything as it was.
+//
+// The new binary's check reads a state written while the server still
+// serves (the same sessions, in the same format), so that output stands
+// still only while the final state is written and the exec is done.
 func (s *server) upgrade(conn *net.UnixConn, binary string) error {
+	start := time.Now()
+	if err := s.precheck(conn, binary); err != nil {
+		return err
+	}
+	checked := time.Now()
 	h, err := s.quiesce()
 	if err != nil {
 		s.resume(h)
 		return err
 	}
+	held := time.Now()
 	st, err := s.handoffState(h, conn)
 	if err != nil {
 		s.resume(h)
@@ -395,15 +405,36 @@ func (s *server) upgrade(conn *net.UnixConn, binary string) error {
 		s.resume(h)
 		return err
 	}
-	if err := checkHandoff(binary, s.socket, name); err != nil {
-		_ = s.dir.Remove(name)
-		s.resume(h)
-		return err
-	}
+	s.logf("upgrade: checked in %v; held in %v, state written in %v",
+		checked.Sub(start).Round(time.Microsecond), held.Sub(h.at).Round(time.Microsecond), time.Since(held).Round(time.Microsecond))
 	err = s.execHandoff(binary, name, h, conn)
 	_ = s.dir.Remove(name)
 	s.resume(h)
 	return err
+}
+
+// precheck writes the state of the server as it is, without holding
+// anything, and has the new binary check it.
+func (s *server) precheck(conn *net.UnixConn, binary string) error {
+	h := &upgradeHold{at: time.Now()}
+	s.mu.Lock()
+	for _, ss := range s.sessions {
+		h.sessions = append(h.sessions, ss)
+	}
+	s.mu.Unlock()
+	st, err := s.handoffState(h, conn)
+	for _, ss := range h.reaping {
+		ss.reapMu.Unlock()
+	}
+	if err != nil {
+		return err
+	}
+	name, err := s.writeHandoff(st)
+	if err != nil {
+		return err
+	}
+	defer s.dir.Remove(name)
+	return checkHandoff(binary, s.socket, name)
 }
 
 // checkTimeout bounds the new binary's check.
