@@ -184,6 +184,12 @@ func TestUpgradeKeepsSessions(t *testing.T) {
 		captures[name] = e.mustBin(v1, "capture", "--ansi", "--scrollback", name)
 	}
 	mark := len(watcher.output())
+	// A wr wait under way: its connection is handed over too. It is
+	// known to be connected once the server holds one more descriptor.
+	fds := countFDs(t, pid)
+	earlyWait := make(chan result, 1)
+	go func() { earlyWait <- e.runBin(v1, "wait", "s3") }()
+	e.eventually("wr wait to connect", func() bool { return countFDs(t, pid) > fds })
 
 	r := e.runBin(v2, "server", "upgrade")
 	if r.code != 0 {
@@ -238,6 +244,10 @@ func TestUpgradeKeepsSessions(t *testing.T) {
 	// The finished session's code is still there to collect.
 	if r := e.runBin(v2, "wait", "done"); r.code != 7 {
 		t.Errorf("wr wait done: exit %d, want 7 (stderr %q)", r.code, r.stderr)
+	}
+	e.mustBin(v2, "send", "s3", "--enter", "exit 6")
+	if r := <-earlyWait; r.code != 6 {
+		t.Errorf("wr wait s3, waiting since before the upgrade: exit %d, want 6 (stderr %q)", r.code, r.stderr)
 	}
 	// A session ending after the hand-off tells its clients, and wr wait
 	// (which, however late it asks, finds the code kept: s2 has no client).
@@ -328,4 +338,14 @@ func TestUpgradeAutomatic(t *testing.T) {
 		t.Errorf("an older wr changed the server: version %s", got)
 	}
 	tm.run("echo still-attached")
+}
+
+// countFDs counts the descriptors process pid holds.
+func countFDs(t *testing.T, pid string) int {
+	t.Helper()
+	ents, err := os.ReadDir("/proc/" + pid + "/fd")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return len(ents)
 }

@@ -316,6 +316,14 @@ func (s *server) handleWait(conn *net.UnixConn, req wire.Wait) {
 	if ss == nil {
 		return
 	}
+	s.waitOn(conn, ss)
+}
+
+// waitOn answers conn with the session's code once it ends. An upgrade
+// hands the waiting connection over (upgrade.go).
+func (s *server) waitOn(conn *net.UnixConn, ss *session) {
+	s.up.waiting(conn, ss)
+	defer s.up.waited(conn)
 	// A client that stops waiting (wr wait --timeout) closes the
 	// connection: nobody will see the code, so the session is not
 	// collected for it. It sends nothing more, so a read returns only then.

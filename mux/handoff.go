@@ -47,6 +47,13 @@ type handoffState struct {
 	HadSession bool             `json:"had_session"`
 	HeldAt     time.Time        `json:"held_at"` // when output stopped
 	Sessions   []handoffSession `json:"sessions"`
+	Waiters    []handoffWaiter  `json:"waiters,omitempty"`
+}
+
+// handoffWaiter is a wr wait waiting for a session to end.
+type handoffWaiter struct {
+	FD      int    `json:"fd"`
+	Session string `json:"session"`
 }
 
 type handoffSession struct {
@@ -163,6 +170,14 @@ func (s *server) handoffState(h *upgradeHold, req *net.UnixConn) (*handoffState,
 		ss.unlockModel()
 		st.Sessions = append(st.Sessions, hs)
 	}
+	s.up.connMu.Lock()
+	for conn, ss := range s.up.waiters {
+		if !isClosed(ss.done) || ss.exited.Load() {
+			st.Waiters = append(st.Waiters, handoffWaiter{FD: fdOf(conn), Session: ss.name()})
+			h.waiters = append(h.waiters, conn)
+		}
+	}
+	s.up.connMu.Unlock()
 	return st, nil
 }
 
@@ -282,6 +297,7 @@ func (s *server) adopt(st *handoffState) {
 	t0 := time.Now()
 	clients := 0
 	var started []*session
+	byName := map[string]*session{}
 	for _, hs := range st.Sessions {
 		ss, err := s.adoptSession(hs)
 		if err != nil {
@@ -289,6 +305,7 @@ func (s *server) adopt(st *handoffState) {
 			continue
 		}
 		s.sessions[hs.Name] = ss
+		byName[hs.Name] = ss
 		clients += len(ss.order)
 		if !hs.Exited {
 			started = append(started, ss)
@@ -307,6 +324,24 @@ func (s *server) adopt(st *handoffState) {
 			go s.serveAdopted(ss, c)
 		}
 		ss.mu.Unlock()
+	}
+	for _, w := range st.Waiters {
+		wf := os.NewFile(uintptr(w.FD), "wr wait")
+		conn, err := net.FileConn(wf)
+		wf.Close()
+		uc, ok := conn.(*net.UnixConn)
+		ss := byName[w.Session]
+		if err != nil || !ok || ss == nil {
+			s.logf("upgrade: a wr wait on %s is lost: %v", w.Session, err)
+			if conn != nil {
+				conn.Close()
+			}
+			continue
+		}
+		go func() {
+			defer uc.Close()
+			s.waitOn(uc, ss)
+		}()
 	}
 	pause := time.Since(st.HeldAt)
 	s.logf("upgrade: took over from version %s: %d sessions, %d clients; output stood still for %v (this binary started %v after, and adopted in %v)",

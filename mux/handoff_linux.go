@@ -37,6 +37,9 @@ func (s *server) execHandoff(binary, state string, h *upgradeHold, req *net.Unix
 		}
 	}
 	conns := []syscall.Conn{s.ln, req}
+	for _, w := range h.waiters {
+		conns = append(conns, w)
+	}
 	for _, c := range h.clients {
 		if !isClosed(c.done) {
 			conns = append(conns, c.conn.(syscall.Conn))

@@ -112,6 +112,7 @@ func (s *server) serveAttach(conn *net.UnixConn, req wire.Attach) {
 	if req.DetachOthers {
 		ss.detachClients(c)
 	}
+	s.up.settle(conn) // attached: an upgrade hands it over (upgrade.go)
 	s.readClient(ss, c)
 	ss.detach(c)
 	<-c.done

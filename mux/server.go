@@ -408,6 +408,8 @@ func (s *server) shutdownIfEmptyLocked() {
 // or an attached stream.
 func (s *server) serveConn(conn *net.UnixConn) {
 	defer conn.Close()
+	s.up.begin(conn) // an upgrade waits for the request (upgrade.go)
+	defer s.up.settle(conn)
 	if uid, err := peerUID(conn); err != nil || uid != os.Getuid() {
 		s.logf("refused a connection from uid %d (err %v)", uid, err)
 		s.reply(conn, wire.TypeRefused, wire.Refused{Message: "wr: connection refused: the server belongs to another user"})

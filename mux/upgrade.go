@@ -50,6 +50,10 @@ const (
 	holdReadersMax = 3 * time.Second // a session ending drains for up to drainMax
 	holdInputMax   = time.Second     // a paste the program is slow to take
 	holdWritersMax = time.Second
+	// A request under way when accepting stops (wr ls, an attach being
+	// registered) is let finish; one that takes longer than this (a
+	// large wr send) loses its connection at the exec.
+	holdRequestsMax = time.Second
 	holdPoll       = 200 * time.Microsecond
 )
 
@@ -63,6 +67,57 @@ type upgradeState struct {
 
 	parkedMu sync.Mutex
 	parked   map[*client][]byte // clients whose input reader is held, with the bytes it had read
+
+	// connMu guards the connections below. requests is every connection
+	// between its accept and the end of its request, or until it settles
+	// into a state a hand-off carries (attached, waiting, the upgrade's
+	// own): an upgrade lets them finish before it holds anything.
+	// waiters is every wr wait waiting, with its session.
+	connMu   sync.Mutex
+	requests map[*net.UnixConn]bool
+	waiters  map[*net.UnixConn]*session
+}
+
+// begin records a connection whose request is under way.
+func (u *upgradeState) begin(conn *net.UnixConn) {
+	u.connMu.Lock()
+	defer u.connMu.Unlock()
+	if u.requests == nil {
+		u.requests = map[*net.UnixConn]bool{}
+	}
+	u.requests[conn] = true
+}
+
+// settle records that the connection's request is over, or that it is in
+// a state a hand-off carries. It may be called more than once.
+func (u *upgradeState) settle(conn *net.UnixConn) {
+	u.connMu.Lock()
+	defer u.connMu.Unlock()
+	delete(u.requests, conn)
+}
+
+// pendingRequests counts the connections begin recorded and settle did not.
+func (u *upgradeState) pendingRequests() int {
+	u.connMu.Lock()
+	defer u.connMu.Unlock()
+	return len(u.requests)
+}
+
+// waiting records a wr wait on ss; waited, its end.
+func (u *upgradeState) waiting(conn *net.UnixConn, ss *session) {
+	u.connMu.Lock()
+	defer u.connMu.Unlock()
+	delete(u.requests, conn)
+	if u.waiters == nil {
+		u.waiters = map[*net.UnixConn]*session{}
+	}
+	u.waiters[conn] = ss
+}
+
+func (u *upgradeState) waited(conn *net.UnixConn) {
+	u.connMu.Lock()
+	defer u.connMu.Unlock()
+	delete(u.waiters, conn)
 }
 
 // awaitUpgrade waits while an upgrade holds the server; it returns at once
@@ -159,6 +214,7 @@ type upgradeHold struct {
 	sessions []*session
 	clients  []*client  // every attached client whose input and writer are held
 	reaping  []*session // sessions whose reapMu is held, so no child is reaped before the exec
+	waiters  []*net.UnixConn
 }
 
 // quiesce holds the server as the top of this file says, and returns what
@@ -172,6 +228,13 @@ func (s *server) quiesce() (*upgradeHold, error) {
 	s.up.gate.Store(&gate)
 	h.at = time.Now()
 	_ = s.ln.SetDeadline(h.at)
+	for deadline := time.Now().Add(holdRequestsMax); s.up.pendingRequests() > 0; {
+		if time.Now().After(deadline) {
+			s.logf("upgrade: %d requests under way lose their connection", s.up.pendingRequests())
+			break
+		}
+		time.Sleep(holdPoll)
+	}
 
 	s.mu.Lock()
 	if s.stopping || s.draining {
@@ -370,6 +433,7 @@ func (s *server) handleUpgrade(conn *net.UnixConn, req wire.Upgrade) {
 		return
 	}
 	defer s.up.mu.Unlock()
+	s.up.settle(conn) // the new server answers it
 	s.logf("upgrade: handing over to %s", req.Binary)
 	err := s.upgrade(conn, req.Binary)
 	// Only a failure comes back: a successful exec does not return.
