@@ -54,7 +54,7 @@ const (
 	// registered) is let finish; one that takes longer than this (a
 	// large wr send) loses its connection at the exec.
 	holdRequestsMax = time.Second
-	holdPoll       = 200 * time.Microsecond
+	holdPoll        = 200 * time.Microsecond
 )
 
 // upgradeState is the server's part in an upgrade.
