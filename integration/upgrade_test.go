@@ -12,6 +12,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 )
 
@@ -348,4 +349,44 @@ func countFDs(t *testing.T, pid string) int {
 		t.Fatal(err)
 	}
 	return len(ents)
+}
+
+// TestUpgradeClientBehind: a client that stopped reading while output
+// flooded is part way through a frame at the hand-off; the new server
+// finishes that frame, then resynchronises the client as any that fell
+// behind, and the stream it reads stays whole to the session's end.
+func TestUpgradeClientBehind(t *testing.T) {
+	e := newEnv(t)
+	v1, v2 := wrVersion(t, "9.0.1"), wrVersion(t, "9.0.2")
+	e.mustBin(v1, "new", "-d", "flood", "--", "sh", "-c", `i=0; while :; do i=$((i+1)); echo "n=$i"; done`)
+	tm := e.termBin(v1, 80, 24, "attach", "flood")
+	tm.expect("n=")
+	if err := tm.cmd.Process.Signal(syscall.SIGSTOP); err != nil {
+		t.Fatal(err)
+	}
+	defer func() { _ = tm.cmd.Process.Signal(syscall.SIGCONT) }()
+	// Far enough that the client's socket is full and its queue over its
+	// budget: the writer waits, part way through a frame.
+	latest := func() int {
+		m := counterLine.FindAllStringSubmatch(strings.ReplaceAll(e.mustBin(v1, "capture", "flood"), "\n", "\r\n"), -1)
+		if len(m) == 0 {
+			return 0
+		}
+		n, _ := strconv.Atoi(m[len(m)-1][1])
+		return n
+	}
+	start := latest()
+	e.eventually("the flood to outrun the stopped client", func() bool { return latest() > start+200000 })
+
+	if r := e.runBin(v2, "server", "upgrade"); r.code != 0 {
+		t.Fatalf("wr server upgrade: exit %d, stderr %q", r.code, r.stderr)
+	}
+	if err := tm.cmd.Process.Signal(syscall.SIGCONT); err != nil {
+		t.Fatal(err)
+	}
+	e.mustBin(v2, "kill", "flood")
+	if code := tm.wait(); code != 129 {
+		log, _ := os.ReadFile(e.socket + ".log")
+		t.Fatalf("the client behind exited %d, want 129 (killed): its stream broke; output ends %q\nserver log:\n%s", code, tm.tail(), log)
+	}
 }

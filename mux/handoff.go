@@ -8,6 +8,7 @@ import (
 	"net"
 	"os"
 	"path/filepath"
+	"sync"
 	"syscall"
 	"time"
 
@@ -293,7 +294,7 @@ func (s *server) takeHandoff(name string) (*handoffState, error) {
 
 // adopt takes over the sessions and clients of st, starts them, and
 // answers the upgrade's request.
-func (s *server) adopt(st *handoffState) {
+func (s *server) adopt(st *handoffState, conns *sync.WaitGroup) {
 	t0 := time.Now()
 	clients := 0
 	var started []*session
@@ -321,7 +322,11 @@ func (s *server) adopt(st *handoffState) {
 		for _, c := range ss.order {
 			go c.writeLoop(func() { ss.resync(c) })
 			c.wakeWriter()
-			go s.serveAdopted(ss, c)
+			conns.Add(1)
+			go func() {
+				defer conns.Done()
+				s.serveAdopted(ss, c)
+			}()
 		}
 		ss.mu.Unlock()
 	}
@@ -338,7 +343,9 @@ func (s *server) adopt(st *handoffState) {
 			}
 			continue
 		}
+		conns.Add(1)
 		go func() {
+			defer conns.Done()
 			defer uc.Close()
 			s.waitOn(uc, ss)
 		}()
@@ -356,7 +363,9 @@ func (s *server) adopt(st *handoffState) {
 		s.logf("upgrade: cannot answer the request: %v", err)
 		return
 	}
+	conns.Add(1)
 	go func() {
+		defer conns.Done()
 		defer conn.Close()
 		_ = conn.SetDeadline(time.Now().Add(handshakeTimeout))
 		s.reply(conn, wire.TypeUpgraded, wire.Upgraded{

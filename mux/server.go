@@ -166,9 +166,6 @@ func Run(opts Options) error {
 		return err
 	}
 	defer s.watcher.Close()
-	if handoff != nil {
-		s.adopt(handoff)
-	}
 	s.logf("listening on %s (pid %d, version %s)", s.socket, os.Getpid(), wire.Version)
 	if opts.Ready != nil {
 		opts.Ready()
@@ -184,6 +181,9 @@ func Run(opts Options) error {
 	})
 
 	var wg sync.WaitGroup
+	if handoff != nil {
+		s.adopt(handoff, &wg) // its connections count as accepted ones
+	}
 	var fails acceptFailures
 	for {
 		conn, err := ln.AcceptUnix()

@@ -185,15 +185,7 @@ func (c *client) writeHeld(err error, bufs net.Buffers, written int64) bool {
 	if !errors.Is(err, os.ErrDeadlineExceeded) {
 		return false
 	}
-	var rest []byte
-	for _, b := range bufs {
-		if written >= int64(len(b)) {
-			written -= int64(len(b))
-			continue
-		}
-		rest = append(rest, b[written:]...)
-		written = 0
-	}
+	rest := unwritten(bufs, written)
 	c.queueMu.Lock()
 	defer c.queueMu.Unlock()
 	if len(rest) > 0 {
@@ -206,6 +198,22 @@ func (c *client) writeHeld(err error, bufs net.Buffers, written int64) bool {
 		c.wakeWriter()
 	}
 	return true
+}
+
+// unwritten is a copy of what a write of bufs that wrote n bytes left
+// unwritten: the end of the frame it was part way through, and the frames
+// after it.
+func unwritten(bufs net.Buffers, n int64) []byte {
+	var rest []byte
+	for _, b := range bufs {
+		if n >= int64(len(b)) {
+			n -= int64(len(b))
+			continue
+		}
+		rest = append(rest, b[n:]...)
+		n = 0
+	}
+	return rest
 }
 
 // upgradeHold is what quiesce held, for resume to undo.
