@@ -390,3 +390,46 @@ func TestUpgradeClientBehind(t *testing.T) {
 		t.Fatalf("the client behind exited %d, want 129 (killed): its stream broke; output ends %q\nserver log:\n%s", code, tm.tail(), log)
 	}
 }
+
+// TestUpgradeKeepsShownScrollback: how far a terminal has been shown the
+// scrollback crosses the hand-off, so a reattach after it draws only what
+// scrolled off since, as it would without the upgrade.
+func TestUpgradeKeepsShownScrollback(t *testing.T) {
+	e := newEnv(t)
+	v2 := wrVersion(t, "9.0.2")
+	e.mustWr("new", "-d", "s")
+	e.stableCapture("s", strings.TrimSpace(prompt))
+	batch := func(from, to int, tag string) {
+		t.Helper()
+		e.mustWr("send", "--enter", "s", fmt.Sprintf(`seq %d %d; echo %s-$((6*7)); printf '%%.0s\n' $(seq 24)`, from, to, tag))
+		e.eventually("batch "+tag, func() bool {
+			return strings.Contains(e.wr("capture", "--scrollback", "s").stdout, tag+"-42")
+		})
+		e.stableCapture("s", strings.TrimSpace(prompt))
+	}
+	batch(1, 100, "A")
+	tab := e.shellTerm(80, 24, `"$WR" attach s; read x; "$WR" attach s`)
+	tab.expect(prompt)
+	tab.settled()
+	tab.send("\x1c")
+	tab.expect("[detached from s]")
+	if r := e.runBin(v2, "server", "upgrade"); r.code != 0 {
+		t.Fatalf("wr server upgrade: exit %d, stderr %q", r.code, r.stderr)
+	}
+	batch(101, 200, "B")
+	tab.send("\r")
+	tab.expect(prompt)
+	tab.settled()
+	tab.send("\x1c")
+	tab.expect("[detached from s]")
+	if code := tab.wait(); code != 0 {
+		t.Fatalf("the tab's shell exited %d", code)
+	}
+	seen := numbersShown(80, 24, tab.output())
+	for i := 1; i <= 200; i++ {
+		if n := seen[fmt.Sprint(i)]; n != 1 {
+			t.Errorf("line %d shown %d times, want once", i, n)
+			break
+		}
+	}
+}

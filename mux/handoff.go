@@ -83,6 +83,19 @@ type handoffSession struct {
 	EndedAt time.Time       `json:"ended_at,omitempty"`
 	Owner   int             `json:"owner,omitempty"` // the size owner's client id; 0: none
 	Clients []handoffClient `json:"clients,omitempty"`
+	// Shown is how far each terminal the session knows has been shown
+	// the scrollback (shown.go), oldest record first.
+	Shown []handoffShown `json:"shown,omitempty"`
+}
+
+// handoffShown is one terminal's record: Unseen counts the scrollback
+// lines, up to the newest, it has not been shown. A count of lines ever
+// scrolled off (screen.ScrolledOff) is the screen's own; the new screen
+// counts from the restore, so the record crosses relative to the newest
+// line.
+type handoffShown struct {
+	Terminal string `json:"terminal"`
+	Unseen   uint64 `json:"unseen"`
 }
 
 type handoffClient struct {
@@ -154,6 +167,10 @@ func (s *server) handoffState(h *upgradeHold, req *net.UnixConn) (*handoffState,
 		}
 		ss.lockModel()
 		hs.Screen = ss.model.scr.AppendRestore(nil)
+		for i, id := range ss.shown.ids {
+			pushed := ss.model.scr.ScrolledOff()
+			hs.Shown = append(hs.Shown, handoffShown{Terminal: id, Unseen: pushed - min(ss.shown.upTo[i], pushed)})
+		}
 		hs.Scrollback = ss.model.scr.ScrollbackLimit()
 		hs.Cols, hs.Rows = ss.cols, ss.rows
 		hs.Env, hs.AgentTarget = ss.env, ss.agentTarget
@@ -402,6 +419,10 @@ func (s *server) adoptSession(hs handoffSession) (*session, error) {
 		func(p []byte) { _ = ss.writePTY(p) })
 	ss.model.dropped = ss.killed.Load
 	_, _ = ss.model.scr.Write(hs.Screen)
+	pushed := ss.model.scr.ScrolledOff()
+	for _, sh := range hs.Shown {
+		ss.shown.set(sh.Terminal, pushed-min(sh.Unseen, pushed))
+	}
 	if hs.Exited {
 		ss.ended, ss.code, ss.endedAt = true, hs.Code, hs.EndedAt
 		ss.exitedAt.Store(hs.EndedAt.UnixNano())
