@@ -769,7 +769,7 @@ func serverCommand() *cli.Command {
 					// command: changing it stops the world, which costs a
 					// client that must start fast up to a millisecond.
 					runtime.GOMAXPROCS(1)
-					opts := mux.Options{Socket: socket, Handoff: c.String("handoff")}
+					opts := mux.Options{Socket: socket, Handoff: c.String("handoff"), Daemon: c.Bool("daemon")}
 					if c.Bool("daemon") {
 						w, restoreStderr, derr := mux.Daemonize(socket)
 						if derr != nil {

@@ -159,10 +159,14 @@ func (s *server) handoffState(h *upgradeHold, req *net.UnixConn) (*handoffState,
 			hs.Exited, hs.Code, hs.EndedAt = true, ss.code, ss.endedAt
 		} else {
 			ss.reapMu.Lock()
-			h.reaping = append(h.reaping, ss)
 			if ss.exitedAt.Load() != 0 {
+				ss.reapMu.Unlock()
+				if h.check {
+					continue // it ends by the time the hold comes
+				}
 				return nil, fmt.Errorf("session %s is ending", ss.name())
 			}
+			h.reaping = append(h.reaping, ss)
 			hs.MasterFD = ss.proc.MasterFD()
 		}
 		ss.lockModel()

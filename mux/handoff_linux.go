@@ -61,6 +61,9 @@ func (s *server) execHandoff(binary, state string, h *upgradeHold, req *net.Unix
 		return err
 	}
 	argv := []string{binary, "server", "run", "--socket", s.socket, "--handoff", state}
+	if s.daemon {
+		argv = append(argv, "--daemon")
+	}
 	s.logf("upgrade: exec %s with %d descriptors", binary, len(fds))
 	err = syscall.Exec(binary, argv, os.Environ())
 	undo()

@@ -49,6 +49,9 @@ type Options struct {
 	// upgrade): the server takes over its sessions instead of starting
 	// afresh (handoff.go).
 	Handoff string
+	// Daemon says the server runs as wr server run --daemon: an upgrade
+	// runs the new binary so too, so that its log is rotated as this one's.
+	Daemon bool
 }
 
 // server holds the sessions of one socket.
@@ -63,6 +66,7 @@ type server struct {
 	ln        *net.UnixListener
 	unlock    func()           // releases the server lock; idempotent
 	lockFile  *os.File         // holds the server lock; handed over by an upgrade
+	daemon    bool             // Options.Daemon
 	activated bool             // ln came from systemd (socket activation) and stays its
 	watcher   *ptyproc.Watcher // waits for the output of quiet sessions and for every exit
 
@@ -97,6 +101,7 @@ func Run(opts Options) error {
 	}
 	s := &server{
 		socket:   opts.Socket,
+		daemon:   opts.Daemon,
 		log:      log.New(out, "wr server: ", log.LstdFlags),
 		started:  time.Now(),
 		began:    time.Now(),

@@ -223,6 +223,7 @@ type upgradeHold struct {
 	clients  []*client  // every attached client whose input and writer are held
 	reaping  []*session // sessions whose reapMu is held, so no child is reaped before the exec
 	waiters  []*net.UnixConn
+	check    bool // only for the new binary's check: nothing is held
 }
 
 // quiesce holds the server as the top of this file says, and returns what
@@ -488,7 +489,7 @@ func (s *server) upgrade(conn *net.UnixConn, binary string) error {
 // precheck writes the state of the server as it is, without holding
 // anything, and has the new binary check it.
 func (s *server) precheck(conn *net.UnixConn, binary string) error {
-	h := &upgradeHold{at: time.Now()}
+	h := &upgradeHold{at: time.Now(), check: true}
 	s.mu.Lock()
 	for _, ss := range s.sessions {
 		h.sessions = append(h.sessions, ss)
