@@ -5,6 +5,7 @@ package integration
 import (
 	"context"
 	"fmt"
+	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -14,6 +15,9 @@ import (
 	"sync"
 	"syscall"
 	"testing"
+	"time"
+
+	"wr/wire"
 )
 
 // Upgrades in place (wr server upgrade): two binaries of different
@@ -431,5 +435,46 @@ func TestUpgradeKeepsShownScrollback(t *testing.T) {
 			t.Errorf("line %d shown %d times, want once", i, n)
 			break
 		}
+	}
+}
+
+// TestUpgradeProtocolMajors: a client of another protocol major is refused
+// with the advice that fits (an older one: the server's binary; a newer
+// one: wr server upgrade), and a Hello for an upgrade is answered by a
+// server of any major, but only an Upgrade follows it.
+func TestUpgradeProtocolMajors(t *testing.T) {
+	e := newEnv(t)
+	e.mustWr("new", "-d", "a")
+	for _, tt := range []struct {
+		name  string
+		major int
+		says  string
+	}{
+		{"older client", wire.ProtocolMajor - 1, "use the server's wr (" + wrBin + ")"},
+		{"newer client", wire.ProtocolMajor + 1, "wr server upgrade"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			_, f := handshake(t, e.socket, tt.major)
+			var r wire.Refused
+			if f.Type != wire.TypeRefused || wire.Decode(f, &r) != nil || !strings.Contains(r.Message, tt.says) {
+				t.Fatalf("got %s %q, want Refused saying %q", f.Type, r.Message, tt.says)
+			}
+		})
+	}
+	c, err := net.Dial("unix", e.socket)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	_ = c.SetDeadline(time.Now().Add(timeout))
+	p, _ := wire.Encode(wire.Hello{Protocol: wire.ProtocolMajor + 1, Version: "test", ForUpgrade: true})
+	_ = wire.WriteFrame(c, wire.TypeHello, p)
+	if f, err := wire.ReadFrame(c); err != nil || f.Type != wire.TypeWelcome {
+		t.Fatalf("a Hello for an upgrade from another major: %v %v, want Welcome", f.Type, err)
+	}
+	p, _ = wire.Encode(wire.List{})
+	_ = wire.WriteFrame(c, wire.TypeList, p)
+	if f, err := wire.ReadFrame(c); err != nil || f.Type != wire.TypeRefused {
+		t.Fatalf("a List after a Hello for an upgrade from another major: %v %v, want Refused", f.Type, err)
 	}
 }

@@ -499,6 +499,7 @@ func refusalAdvice(h wire.Hello) string {
 			os.Getpid(), self, wire.Version, wire.ProtocolMajor, h.Protocol, self)
 	}
 	return fmt.Sprintf("the server (pid %d, %s, version %s) speaks protocol %d, older than this wr's %d: "+
-		"run `wr server upgrade` with this wr to hand the server and its sessions over to it",
+		"run `wr server upgrade` with this wr to hand the server and its sessions over to it "+
+		"(or `wr server stop` with the server's binary to end them)",
 		os.Getpid(), self, wire.Version, wire.ProtocolMajor, h.Protocol)
 }
