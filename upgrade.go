@@ -90,8 +90,10 @@ var upgradesFirst = map[string]bool{
 }
 
 // autoUpgrade hands an older server over to this wr before the verb runs,
-// and says so in one line. A failed upgrade is said too, and the verb runs
-// on the old server.
+// and says so in one line. An upgrade the server refused (the new binary
+// failed its check: the old server serves on) or that lost the server is
+// said too, and the verb runs as it would have; one that got a reply this
+// wr cannot read (not a wr) is left to the verb to meet.
 func autoUpgrade(c *cli.Context) error {
 	socket, err := socketPath(c)
 	if err != nil {
@@ -102,9 +104,11 @@ func autoUpgrade(c *cli.Context) error {
 		return nil
 	}
 	done, up, err := client.New(socket).UpgradeIfOlder(self)
+	var we *wire.Error
 	switch {
-	case err != nil:
+	case errors.As(err, &we) || errors.Is(err, attach.ErrUpgradeLost):
 		fmt.Fprintf(os.Stderr, "wr: could not upgrade the older server to this wr (%s): %s\n", wire.Version, sentence(err))
+	case err != nil:
 	case done:
 		fmt.Fprintf(os.Stderr, "wr: upgraded the server (pid %d) to this wr, version %s\n", up.PID, up.Version)
 	}

@@ -360,14 +360,12 @@ func (ss *session) heldStill() bool {
 }
 
 // inputSettled reports whether the client's classifier holds nothing back:
-// no lone ESC waiting for its timer, no sequence part way. A hand-off
-// starts each client's classifier afresh.
+// no lone ESC waiting for its timer, no sequence part way (a lone ESC is
+// one held back). A hand-off starts each client's classifier afresh. A
+// lone-ESC timer that already fired leaves escTimer set: it is not looked at.
 func (c *client) inputSettled() bool {
 	c.inMu.Lock()
 	defer c.inMu.Unlock()
-	if c.escTimer != nil {
-		return false
-	}
 	k := c.classifier
 	return len(k.seq) == 0 && !k.paste && k.x10Need == 0 && !k.strESC
 }
