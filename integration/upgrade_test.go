@@ -478,3 +478,54 @@ func TestUpgradeProtocolMajors(t *testing.T) {
 		t.Fatalf("a List after a Hello for an upgrade from another major: %v %v, want Refused", f.Type, err)
 	}
 }
+
+// TestUpgradeFailedExecServesOn: a failure after everything was held (the
+// new binary passed its check, then could not be exec'd) lets everything
+// go on where it stopped: clients attached, the counter without a gap or a
+// repeat, input, a wr wait under way.
+func TestUpgradeFailedExecServesOn(t *testing.T) {
+	e := newEnv(t)
+	v1 := wrVersion(t, "9.0.1")
+	e.mustBin(v1, "new", "-d", "s1")
+	e.mustBin(v1, "new", "-d", "w")
+	e.mustBin(v1, "new", "-d", "counter", "--", "sh", "-c", `i=0; while :; do i=$((i+1)); echo "n=$i"; sleep 0.002; done`)
+	tm := e.termBin(v1, 80, 24, "attach", "s1")
+	tm.expect("PROMPT>")
+	watcher := e.termBin(v1, 80, 24, "attach", "counter")
+	watcher.expect("n=")
+	pid := e.statusOf(v1, "pid")
+	fds := countFDs(t, pid)
+	waited := make(chan result, 1)
+	go func() { waited <- e.runBin(v1, "wait", "w") }()
+	e.eventually("wr wait to connect", func() bool { return countFDs(t, pid) > fds })
+
+	// Passes its check, then is gone: the exec fails after the hold.
+	vanishing := filepath.Join(e.dir, "vanishing-wr")
+	script := "#!/bin/sh\nif [ \"$2\" = check-handoff ]; then echo 'wr-handoff-ok 1 3 test'; rm -f -- \"$0\"; exit 0; fi\nexit 1\n"
+	if err := os.WriteFile(vanishing, []byte(script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	mark := len(watcher.output())
+	r := e.runBin(v1, "server", "upgrade", "--binary", vanishing)
+	if r.code != 1 || !strings.Contains(r.stderr, "serves on") || !strings.Contains(r.stderr, "exec") {
+		t.Fatalf("upgrade to a binary that vanished: exit %d, stderr %q; want 1 and why", r.code, r.stderr)
+	}
+	if got := e.statusOf(v1, "version"); got != "9.0.1" {
+		t.Errorf("version after a failed exec: %s", got)
+	}
+	if got := e.statusOf(v1, "pid"); got != pid {
+		t.Errorf("pid after a failed exec: %s, want %s", got, pid)
+	}
+	if left := e.handoffLeft(); len(left) > 0 {
+		t.Errorf("hand-off state left behind: %v", left)
+	}
+	e.eventually("the counter to run on", func() bool {
+		n, _ := counterRun(t, watcher.output(), mark)
+		return n > 200
+	})
+	tm.run("echo still-here")
+	e.mustBin(v1, "send", "w", "--enter", "exit 5")
+	if r := <-waited; r.code != 5 {
+		t.Errorf("wr wait w across the failed upgrade: exit %d, want 5 (stderr %q)", r.code, r.stderr)
+	}
+}
