@@ -315,6 +315,13 @@ func TestUpgradeRefusesBrokenBinary(t *testing.T) {
 func TestUpgradeAutomatic(t *testing.T) {
 	e := newEnv(t)
 	v1, v2 := wrVersion(t, "9.0.1"), wrVersion(t, "9.0.2")
+	// With no server there is nothing to upgrade, and nothing is started.
+	if r := e.runBin(v2, "server", "upgrade"); r.code != 1 || !strings.Contains(r.stderr, "no server running") {
+		t.Errorf("wr server upgrade with no server: exit %d, stderr %q", r.code, r.stderr)
+	}
+	if r := e.runBin(v2, "ls"); r.code != 0 || r.stderr != "" {
+		t.Errorf("wr ls with no server: exit %d, stderr %q", r.code, r.stderr)
+	}
 	e.mustBin(v1, "new", "-d", "s1")
 	tm := e.termBin(v1, 80, 24, "attach", "s1")
 	tm.expect("PROMPT>")
