@@ -586,3 +586,31 @@ func firstDiff(a, b string) int {
 	}
 	return min(len(a), len(b))
 }
+
+// TestUpgradeKeepsDrawnClient: a client whose terminal is not the
+// session's size is drawn from the screen model; its view crosses the
+// hand-off, so it is not drawn again from scratch, and goes on being sent
+// what changes.
+func TestUpgradeKeepsDrawnClient(t *testing.T) {
+	e := newEnv(t)
+	v1, v2 := wrVersion(t, "9.0.1"), wrVersion(t, "9.0.2")
+	e.mustBin(v1, "new", "-d", "s1")
+	owner := e.termBin(v1, 80, 24, "attach", "s1")
+	owner.expect("PROMPT>")
+	owner.run("echo owner-here")
+	drawn := e.termBin(v1, 100, 30, "attach", "s1")
+	drawn.expect("owner-here")
+	owner.run("echo before-$((40+2))")
+	drawn.expect("before-42")
+	drawn.settled()
+	mark := len(drawn.output())
+	if r := e.runBin(v2, "server", "upgrade"); r.code != 0 {
+		t.Fatalf("wr server upgrade: exit %d, stderr %q", r.code, r.stderr)
+	}
+	owner.run("echo after-$((40+2))")
+	drawn.expect("after-42")
+	drawn.settled()
+	if after := drawn.output()[mark:]; strings.Contains(string(after), "\x1b[2J") {
+		t.Errorf("the drawn client was drawn again from scratch after the upgrade: %q", after)
+	}
+}

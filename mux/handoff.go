@@ -111,6 +111,11 @@ type handoffClient struct {
 	Env        map[string]string `json:"env,omitempty"`
 	Inside     string            `json:"inside,omitempty"`
 	Drawn      bool              `json:"drawn,omitempty"` // its terminal is not the session's size (view.go)
+	// ViewSynced: a drawn client's terminal shows the screen as it is
+	// (no frame was pending), through a viewport at ViewX, ViewY.
+	ViewSynced bool `json:"view_synced,omitempty"`
+	ViewX      int  `json:"view_x,omitempty"`
+	ViewY      int  `json:"view_y,omitempty"`
 	Lagging    bool              `json:"lagging,omitempty"`
 	// Out is owed to the connection before anything else: the end of the
 	// frame a write had begun, then whole frames.
@@ -210,6 +215,10 @@ func (s *server) handoffClientOf(c *client) handoffClient {
 		ID: c.id, FD: fdOf(c.conn.(syscall.Conn)), ReadOnly: c.readOnly, Record: c.record, Since: c.since,
 		Cols: c.cols, Rows: c.rows, Terminal: c.restoreAsk.terminal, ScreenOnly: c.restoreAsk.screenOnly,
 		Env: c.env, Inside: c.inside, Drawn: c.view != nil,
+	}
+	if c.view != nil && !c.frameArmed && c.viewCols == c.cols && c.viewRows == c.rows {
+		hc.ViewSynced = true
+		hc.ViewX, hc.ViewY = c.view.Offset()
 	}
 	s.up.parkedMu.Lock()
 	hc.In = s.up.parked[c]
@@ -452,9 +461,16 @@ func (s *server) adoptSession(hs handoffSession) (*session, error) {
 		if c.id == hs.Owner {
 			ss.owner = c
 		}
+		if hc.Drawn && hc.ViewSynced && !hc.Lagging {
+			// Its terminal shows the screen, which the new model is:
+			// its view starts there, and it is sent only what changes.
+			c.view = ss.model.scr.ViewAt(c.cols, c.rows, hc.ViewX, hc.ViewY)
+			c.viewCols, c.viewRows = c.cols, c.rows
+		}
 	}
 	ss.countAnswerersLocked()
-	// A client of another size is drawn afresh: its view is not carried.
+	// A client of another size whose view was not up to date is drawn
+	// afresh.
 	ss.reviewViewsLocked()
 	return ss, nil
 }

@@ -269,6 +269,16 @@ func (s *server) quiesce() (*upgradeHold, error) {
 		}
 	}
 
+	// A drawn client's pending frame is let go out (the readers being
+	// held, it is the last), so that its view is up to date and crosses;
+	// one still pending is drawn afresh by the new server.
+	deadline = time.Now().Add(frameInterval * 4)
+	for _, ss := range h.sessions {
+		for ss.framePending() && time.Now().Before(deadline) {
+			time.Sleep(holdPoll)
+		}
+	}
+
 	// 3. Input. A client that leaves meanwhile is left out.
 	var live []*session
 	for _, ss := range h.sessions {
@@ -339,6 +349,19 @@ func (s *server) quiesce() (*upgradeHold, error) {
 		}
 	}
 	return h, nil
+}
+
+// framePending reports whether a drawn client of the session has a frame
+// to come.
+func (ss *session) framePending() bool {
+	ss.mu.Lock()
+	defer ss.mu.Unlock()
+	for _, c := range ss.order {
+		if c.frameArmed {
+			return true
+		}
+	}
+	return false
 }
 
 // heldStill reports whether the session's PTY reader is held or parked,
