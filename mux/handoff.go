@@ -116,7 +116,7 @@ type handoffClient struct {
 	ViewSynced bool `json:"view_synced,omitempty"`
 	ViewX      int  `json:"view_x,omitempty"`
 	ViewY      int  `json:"view_y,omitempty"`
-	Lagging    bool              `json:"lagging,omitempty"`
+	Lagging    bool `json:"lagging,omitempty"`
 	// Out is owed to the connection before anything else: the end of the
 	// frame a write had begun, then whole frames.
 	Out []byte `json:"out,omitempty"`
