@@ -1,0 +1,37 @@
+package screen
+
+import "testing"
+
+// A view made with ViewAt is up to date: the next update sends nothing
+// until the screen changes, and then only the change, never a drawing
+// from scratch.
+func TestViewAtIsUpToDate(t *testing.T) {
+	s := New(80, 24, 0)
+	for i := range 40 {
+		s.Write([]byte("line " + string(rune('a'+i%26)) + "\r\n"))
+	}
+	old := NewView(60, 10)
+	s.AppendViewUpdate(nil, old)
+	x, y := old.Offset()
+	v := s.ViewAt(60, 10, x, y)
+	if b := s.AppendViewUpdate(nil, v); len(b) != 0 {
+		t.Fatalf("an update right after ViewAt sent %q", b)
+	}
+	s.Write([]byte("more"))
+	b := string(s.AppendViewUpdate(nil, v))
+	if b == "" || containsClear(b) {
+		t.Fatalf("the update after a change: %q, want the change alone", b)
+	}
+	if vx, vy := v.Offset(); vx != x || vy != y {
+		t.Errorf("offset %d,%d, want %d,%d", vx, vy, x, y)
+	}
+}
+
+func containsClear(b string) bool {
+	for i := 0; i+4 <= len(b); i++ {
+		if b[i:i+4] == "\x1b[2J" {
+			return true
+		}
+	}
+	return false
+}
