@@ -1,6 +1,9 @@
 package screen
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 // A view made with ViewAt is up to date: the next update sends nothing
 // until the screen changes, and then only the change, never a drawing
@@ -19,19 +22,10 @@ func TestViewAtIsUpToDate(t *testing.T) {
 	}
 	s.Write([]byte("more"))
 	b := string(s.AppendViewUpdate(nil, v))
-	if b == "" || containsClear(b) {
+	if b == "" || strings.Contains(b, "\x1b[2J") {
 		t.Fatalf("the update after a change: %q, want the change alone", b)
 	}
 	if vx, vy := v.Offset(); vx != x || vy != y {
 		t.Errorf("offset %d,%d, want %d,%d", vx, vy, x, y)
 	}
-}
-
-func containsClear(b string) bool {
-	for i := 0; i+4 <= len(b); i++ {
-		if b[i:i+4] == "\x1b[2J" {
-			return true
-		}
-	}
-	return false
 }
