@@ -1,0 +1,212 @@
+//go:build linux
+
+package integration
+
+import (
+	"context"
+	"fmt"
+	"net"
+	"os"
+	"os/exec"
+	"os/user"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// sshHost is an OpenSSH server on 127.0.0.1 started for one test, and the
+// ssh configuration that reaches it: each alias is the same sshd with its
+// own remote environment (its own WR_SOCKET, PATH), as two machines would
+// have their own servers.
+type sshHost struct {
+	e      *env
+	dir    string
+	config string // the ssh client's -F file
+	// sockets are the remote WR_SOCKET of each alias with a server.
+	sockets map[string]string
+	// banner is a wr on the remote that prints lines before it starts, as
+	// a chatty .bashrc does (WR_REMOTE names it).
+	banner string
+}
+
+// newSSHHost starts sshd as the current user on a free port, allowing only
+// a throwaway key, with the wr under test on the remote's PATH, and writes
+// a client config with the aliases dev and prod (each with its own
+// WR_SOCKET) and down (nothing listens there).
+// It skips the test when OpenSSH is not installed. sshd and everything it
+// started are ended in t.Cleanup.
+func newSSHHost(t *testing.T, e *env) *sshHost {
+	t.Helper()
+	for _, p := range []string{"/usr/sbin/sshd", "ssh", "ssh-keygen"} {
+		if _, err := exec.LookPath(p); err != nil {
+			t.Skipf("%s is not installed (openssh-server, openssh-client)", p)
+		}
+	}
+	u, err := user.Current()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if u.Uid == "0" {
+		// sshd run by root insists on its privilege separation directory.
+		_ = os.MkdirAll("/run/sshd", 0o755)
+	}
+	h := &sshHost{e: e, dir: filepath.Join(e.dir, "ssh"), sockets: map[string]string{}}
+	mkdir(t, h.dir)
+	for _, k := range []string{"host_key", "user_key"} {
+		out, err := exec.Command("ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-f", filepath.Join(h.dir, k)).CombinedOutput()
+		if err != nil {
+			t.Fatalf("ssh-keygen: %v: %s", err, out)
+		}
+	}
+	pub, err := os.ReadFile(filepath.Join(h.dir, "user_key.pub"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	writeFile(t, filepath.Join(h.dir, "authorized_keys"), string(pub), 0o600)
+
+	// The remote side's PATH: wr itself (the binary under test), a
+	// wrapper that prints a banner first, or nothing of wr.
+	binDir, bannerDir := filepath.Join(h.dir, "bin"), filepath.Join(h.dir, "banner")
+	for _, d := range []string{binDir, bannerDir} {
+		mkdir(t, d)
+	}
+	if err := os.Symlink(wrBin, filepath.Join(binDir, "wr")); err != nil {
+		t.Fatal(err)
+	}
+	writeFile(t, filepath.Join(bannerDir, "wr"), "#!/bin/sh\necho 'Welcome to the banner host!'\necho 'Second line'\nexec "+wrBin+" \"$@\"\n", 0o755)
+	sysPath := "/usr/local/bin:/usr/bin:/bin"
+
+	port := freePort(t)
+	sshdConfig := filepath.Join(h.dir, "sshd_config")
+	writeFile(t, sshdConfig, strings.Join([]string{
+		"Port " + port,
+		"ListenAddress 127.0.0.1",
+		"HostKey " + filepath.Join(h.dir, "host_key"),
+		"PidFile none",
+		"UsePAM no",
+		"StrictModes no",
+		"PasswordAuthentication no",
+		"KbdInteractiveAuthentication no",
+		"PubkeyAuthentication yes",
+		"AuthorizedKeysFile " + filepath.Join(h.dir, "authorized_keys"),
+		"AllowUsers " + u.Username,
+		// wr on the remote's PATH (sshd ignores a PATH the client sends).
+		"SetEnv PATH=" + binDir + ":" + sysPath + " GORACE=atexit_sleep_ms=0",
+		"AcceptEnv WR_SOCKET",
+		"PrintMotd no",
+		"LogLevel ERROR",
+		"",
+	}, "\n"), 0o600)
+
+	// dev and prod: two machines, each with its own server; down: one
+	// that does not answer (nothing listens on its port).
+	h.sockets["dev"] = filepath.Join(e.dir, "dev", "s.sock")
+	h.sockets["prod"] = filepath.Join(e.dir, "prod", "s.sock")
+	var cfg strings.Builder
+	for _, a := range []string{"dev", "prod"} {
+		fmt.Fprintf(&cfg, "Host %s\n  SetEnv WR_SOCKET=%s\n", a, h.sockets[a])
+	}
+	fmt.Fprintf(&cfg, "Host down\n  Port %s\n", freePort(t))
+	fmt.Fprintf(&cfg, "Host *\n  HostName 127.0.0.1\n  Port %s\n  User %s\n  IdentityFile %s\n  IdentitiesOnly yes\n  UserKnownHostsFile %s\n  StrictHostKeyChecking accept-new\n  BatchMode yes\n  LogLevel ERROR\n",
+		port, u.Username, filepath.Join(h.dir, "user_key"), filepath.Join(h.dir, "known_hosts"))
+	h.banner = filepath.Join(bannerDir, "wr")
+	h.config = filepath.Join(h.dir, "ssh_config")
+	writeFile(t, h.config, cfg.String(), 0o600)
+
+	sshd := exec.Command("/usr/sbin/sshd", "-D", "-e", "-f", sshdConfig)
+	sshd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	logf, err := os.Create(filepath.Join(h.dir, "sshd.log"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	sshd.Stdout, sshd.Stderr = logf, logf
+	if err := sshd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	exited := make(chan struct{})
+	go func() { _ = sshd.Wait(); close(exited) }()
+	t.Cleanup(func() {
+		// The remote servers first (their sessions with them), then sshd
+		// and the session processes it forked (its process group).
+		for _, s := range h.sockets {
+			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+			cmd := exec.CommandContext(ctx, wrBin, "--socket", s, "server", "stop")
+			cmd.Env = e.vars
+			_ = cmd.Run()
+			cancel()
+		}
+		_ = syscall.Kill(-sshd.Process.Pid, syscall.SIGKILL)
+		<-exited
+		logf.Close()
+		if t.Failed() {
+			if b, err := os.ReadFile(filepath.Join(h.dir, "sshd.log")); err == nil && len(b) > 0 {
+				t.Logf("sshd log:\n%s", b)
+			}
+		}
+	})
+	// Ready when a login works.
+	e.eventually("sshd to accept a login", func() bool {
+		select {
+		case <-exited:
+			b, _ := os.ReadFile(filepath.Join(h.dir, "sshd.log"))
+			t.Fatalf("sshd exited: %s", b)
+		default:
+		}
+		return exec.Command("ssh", "-F", h.config, "dev", "true").Run() == nil
+	})
+	return h
+}
+
+// vars is the local environment of a wr that reaches the test's sshd.
+func (h *sshHost) vars(kv ...string) []string {
+	return h.e.with(append([]string{"WR_SSH=ssh -F " + h.config}, kv...)...)
+}
+
+// wr runs a wr command with the ssh config in its environment.
+func (h *sshHost) wr(args ...string) result {
+	h.e.t.Helper()
+	return h.e.wrIn("", h.vars(), args...)
+}
+
+// mustWr runs one that must succeed.
+func (h *sshHost) mustWr(args ...string) string {
+	h.e.t.Helper()
+	r := h.wr(args...)
+	if r.code != 0 {
+		h.e.t.Fatalf("wr %v: exit %d, stderr %q", args, r.code, r.stderr)
+	}
+	return r.stdout
+}
+
+// term starts an attached client on a new PTY, reaching the test's sshd.
+func (h *sshHost) term(cols, rows int, args ...string) *term {
+	h.e.t.Helper()
+	return h.e.termEnv(cols, rows, h.vars(), args...)
+}
+
+// freePort is a TCP port of 127.0.0.1 nothing listens on at the moment.
+func freePort(t *testing.T) string {
+	t.Helper()
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	return fmt.Sprint(l.Addr().(*net.TCPAddr).Port)
+}
+
+func mkdir(t *testing.T, d string) {
+	t.Helper()
+	if err := os.MkdirAll(d, 0o755); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func writeFile(t *testing.T, path, text string, mode os.FileMode) {
+	t.Helper()
+	if err := os.WriteFile(path, []byte(text), mode); err != nil {
+		t.Fatal(err)
+	}
+}
