@@ -189,3 +189,69 @@ func TestRemoteSSHEnvironment(t *testing.T) {
 	_ = syscall.Getpid
 }
 
+
+// A dropped link is not the end: the client says it is reconnecting, on
+// one line, gets the link back, and draws the session's current screen;
+// the session never noticed and the client types on. The link is dropped
+// by killing the ssh client, by killing the sshd that served it, and by
+// stopping that sshd (a stalled link, found by the keep-alive), each while
+// the session writes.
+func TestRemoteReconnect(t *testing.T) {
+	cases := []struct {
+		name string
+		drop func(t *testing.T, h *sshHost, a *term)
+	}{
+		{"ssh killed", func(t *testing.T, h *sshHost, a *term) {
+			pid := sshChild(t, a.cmd.Process.Pid)
+			if pid == 0 {
+				t.Fatal("no ssh below the client")
+			}
+			_ = syscall.Kill(pid, syscall.SIGKILL)
+		}},
+		{"sshd killed", func(t *testing.T, h *sshHost, a *term) { h.signalSessions(syscall.SIGKILL) }},
+		{"link stalled", func(t *testing.T, h *sshHost, a *term) {
+			stopped := h.signalSessions(syscall.SIGSTOP)
+			t.Cleanup(func() {
+				for _, p := range stopped {
+					_ = syscall.Kill(p, syscall.SIGKILL)
+				}
+			})
+		}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			e := newEnv(t)
+			h := newSSHHost(t, e)
+			a := h.term(80, 24, "attach", "--keepalive", "2s", "dev:r", "--", "sh")
+			a.send("for i in $(seq 1 300); do echo out-$i; sleep 0.01; done; echo LOOP-$((6*7))\r")
+			a.expect("out-20")
+			c.drop(t, h, a)
+			a.expect("lost the link to dev")
+			a.expect("\x1b[2K") // the status line erased: reconnected
+			a.expect("LOOP-42") // the session wrote on, and is shown
+			a.send("echo typed-$((6*7))\r")
+			a.expect("typed-42")
+			a.settled()
+			want := trimScreen(h.stableCaptureOf("dev:r", "typed-42"))
+			if got := vtScreen(80, 24, a.output()); got != want {
+				t.Fatalf("after the reconnect the terminal shows\n%s\nbut the session's screen is\n%s", got, want)
+			}
+			a.send("\x1c")
+			if code := a.wait(); code != 0 {
+				t.Fatalf("detach: exit %d", code)
+			}
+		})
+	}
+}
+
+// stableCaptureOf is stableCapture of a session named HOST:NAME.
+func (h *sshHost) stableCaptureOf(name, want string) string {
+	h.e.t.Helper()
+	var prev, cur string
+	h.e.eventually("the screen of "+name+" to settle showing "+want, func() bool {
+		r := h.wr("capture", name)
+		prev, cur = cur, r.stdout
+		return r.code == 0 && strings.Contains(cur, want) && cur == prev
+	})
+	return cur
+}

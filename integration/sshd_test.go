@@ -29,6 +29,7 @@ type sshHost struct {
 	// banner is a wr on the remote that prints lines before it starts, as
 	// a chatty .bashrc does (WR_REMOTE names it).
 	banner string
+	sshd   int // the listening sshd's pid
 }
 
 // newSSHHost starts sshd as the current user on a free port, allowing only
@@ -127,6 +128,7 @@ func newSSHHost(t *testing.T, e *env) *sshHost {
 	}
 	exited := make(chan struct{})
 	go func() { _ = sshd.Wait(); close(exited) }()
+	h.sshd = sshd.Process.Pid
 	t.Cleanup(func() {
 		// The remote servers first (their sessions with them), then sshd
 		// and the session processes it forked (its process group).
@@ -137,6 +139,7 @@ func newSSHHost(t *testing.T, e *env) *sshHost {
 			_ = cmd.Run()
 			cancel()
 		}
+		h.killSessions()
 		_ = syscall.Kill(-sshd.Process.Pid, syscall.SIGKILL)
 		<-exited
 		logf.Close()
@@ -209,4 +212,72 @@ func writeFile(t *testing.T, path, text string, mode os.FileMode) {
 	if err := os.WriteFile(path, []byte(text), mode); err != nil {
 		t.Fatal(err)
 	}
+}
+
+// killSessions kills every process sshd forked for a connection (and
+// what they run), as a machine that vanished would end them: the ssh
+// clients see their connection close.
+func (h *sshHost) killSessions() {
+	for _, pid := range descendants(h.sshd) {
+		_ = syscall.Kill(pid, syscall.SIGKILL)
+	}
+}
+
+// signalSessions sends sig to the processes sshd forked for connections,
+// not to what those run.
+func (h *sshHost) signalSessions(sig syscall.Signal) []int {
+	var pids []int
+	for _, pid := range descendants(h.sshd) {
+		if comm, _ := os.ReadFile(fmt.Sprintf("/proc/%d/comm", pid)); strings.TrimSpace(string(comm)) == "sshd" {
+			_ = syscall.Kill(pid, sig)
+			pids = append(pids, pid)
+		}
+	}
+	return pids
+}
+
+// descendants lists the processes below pid, children first.
+func descendants(pid int) []int {
+	parent := map[int]int{}
+	ents, _ := os.ReadDir("/proc")
+	for _, d := range ents {
+		var p int
+		if _, err := fmt.Sscan(d.Name(), &p); err != nil {
+			continue
+		}
+		b, err := os.ReadFile(filepath.Join("/proc", d.Name(), "stat"))
+		if err != nil {
+			continue
+		}
+		// pid (comm) state ppid ...: comm may hold spaces and parentheses.
+		f := strings.Fields(string(b[strings.LastIndexByte(string(b), ')')+1:]))
+		if len(f) > 1 {
+			var pp int
+			fmt.Sscan(f[1], &pp)
+			parent[p] = pp
+		}
+	}
+	var out []int
+	var walk func(int)
+	walk = func(p int) {
+		for c, pp := range parent {
+			if pp == p {
+				out = append(out, c)
+				walk(c)
+			}
+		}
+	}
+	walk(pid)
+	return out
+}
+
+// sshChild is the pid of the ssh process a wr client runs.
+func sshChild(t *testing.T, client int) int {
+	t.Helper()
+	for _, p := range descendants(client) {
+		if comm, _ := os.ReadFile(fmt.Sprintf("/proc/%d/comm", p)); strings.TrimSpace(string(comm)) == "ssh" {
+			return p
+		}
+	}
+	return 0
 }
