@@ -445,10 +445,10 @@ func newCommand() *cli.Command {
 
 func lsCommand() *cli.Command {
 	return &cli.Command{
-		Name:  "ls",
+		Name:      "ls",
 		Usage:     "list sessions (of other machines: wr ls HOST: [HOST:...])",
 		ArgsUsage: "[HOST:...]",
-		Flags: []cli.Flag{&cli.BoolFlag{Name: "json", Usage: "print a JSON array"}},
+		Flags:     []cli.Flag{&cli.BoolFlag{Name: "json", Usage: "print a JSON array"}},
 		Action: func(c *cli.Context) error {
 			if c.Args().Len() > 0 {
 				return lsHosts(c, c.Args().Slice())

@@ -156,9 +156,9 @@ type attempt struct {
 // gives up with the detach key or a signal (o says how it ended).
 func (r *relay) reconnect(req wire.Attach) (conn *Conn, acc wire.Attached, o outcome, ok bool) {
 	link := r.conn.link
-	why := "ssh exited"
+	why := "lost"
 	if link.stalled.Load() {
-		why = fmt.Sprintf("no word from it for %v", r.opts.KeepAlive)
+		why = "stalled"
 	}
 	in := reopenTerminal(r.opts.Stdin, os.O_RDONLY)
 	keys := make(chan []byte, 16)
@@ -271,7 +271,8 @@ func (r *relay) reconnect(req wire.Attach) (conn *Conn, acc wire.Attached, o out
 				return giveUp(outcome{code: 1, err: fmt.Errorf("lost the link to %s, and reconnecting failed: %w", link.host, a.err)})
 			}
 			if time.Now().Add(retry).After(deadline) {
-				return giveUp(outcome{code: 1, err: fmt.Errorf("lost the link to %s and could not get it back within %v: %w", link.host, r.opts.Reconnect, lastErr)})
+				// Exit 1, not ssh's 255 of the last try: wr gave up.
+				return giveUp(outcome{code: 1, err: fmt.Errorf("lost the link to %s and could not get it back within %v: %v", link.host, r.opts.Reconnect, lastErr)})
 			}
 			st.retryAt = time.Now().Add(retry)
 			next = time.After(retry)
@@ -293,17 +294,17 @@ type status struct {
 
 func (s status) line(now time.Time) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "wr: lost the link to %s (%s); ", s.host, s.why)
-	if s.trying {
-		fmt.Fprintf(&b, "reconnecting (attempt %d)", s.attempt)
-	} else {
-		fmt.Fprintf(&b, "reconnecting in %ds", int(max(s.retryAt.Sub(now).Round(time.Second), 0)/time.Second))
-	}
+	fmt.Fprintf(&b, "wr: link to %s %s", s.host, s.why)
 	if s.dropped > 0 {
 		fmt.Fprintf(&b, "; %d typed bytes dropped", s.dropped)
 	}
+	if s.trying {
+		fmt.Fprintf(&b, "; reconnecting (try %d)", s.attempt)
+	} else {
+		fmt.Fprintf(&b, "; retrying in %ds", int(max(s.retryAt.Sub(now).Round(time.Second), 0)/time.Second))
+	}
 	if s.key.Enabled() {
-		b.WriteString("; the detach key gives up")
+		fmt.Fprintf(&b, "; %s gives up", s.key)
 	}
 	return b.String()
 }

@@ -40,7 +40,7 @@ type Options struct {
 	Reconnect time.Duration
 	KeepAlive time.Duration
 	Stdin     *os.File
-	Stdout *os.File
+	Stdout    *os.File
 }
 
 // outcome is how an attach ended.

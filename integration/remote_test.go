@@ -189,7 +189,6 @@ func TestRemoteSSHEnvironment(t *testing.T) {
 	_ = syscall.Getpid
 }
 
-
 // A dropped link is not the end: the client says it is reconnecting, on
 // one line, gets the link back, and draws the session's current screen;
 // the session never noticed and the client types on. The link is dropped
@@ -226,7 +225,7 @@ func TestRemoteReconnect(t *testing.T) {
 			a.send("for i in $(seq 1 300); do echo out-$i; sleep 0.01; done; echo LOOP-$((6*7))\r")
 			a.expect("out-20")
 			c.drop(t, h, a)
-			a.expect("lost the link to dev")
+			a.expect("link to dev ")
 			a.expect("\x1b[2K") // the status line erased: reconnected
 			a.expect("LOOP-42") // the session wrote on, and is shown
 			a.send("echo typed-$((6*7))\r")
@@ -254,4 +253,68 @@ func (h *sshHost) stableCaptureOf(name, want string) string {
 		return r.code == 0 && strings.Contains(cur, want) && cur == prev
 	})
 	return cur
+}
+
+// While the link is down, keys are dropped (the status line counts them),
+// and the detach key gives up as a detach: exit 0, the session left
+// running.
+func TestRemoteReconnectGiveUp(t *testing.T) {
+	e := newEnv(t)
+	h := newSSHHost(t, e)
+	a := h.term(80, 24, "attach", "dev:g", "--", "sh")
+	a.send("echo up-$((6*7))\r")
+	a.expect("up-42")
+	h.stopListening(t)
+	h.signalSessions(syscall.SIGKILL)
+	a.expect("link to dev ")
+	a.send("abc")
+	a.expect("3 typed bytes dropped")
+	a.send("\x1c")
+	if code := a.wait(); code != 0 {
+		t.Fatalf("giving up: exit %d, want 0 as a detach", code)
+	}
+	a.expect("[detached from g]")
+	// The session is there, on dev's own socket, and got none of the keys.
+	local := e.wrIn("", e.with("WR_SOCKET="+h.sockets["dev"]), "capture", "g")
+	if local.code != 0 || strings.Contains(local.stdout, "abc") {
+		t.Fatalf("the session after giving up: exit %d, screen %q", local.code, local.stdout)
+	}
+}
+
+// --reconnect bounds the tries: with the host gone for longer, the client
+// says so and exits 1; the session runs on.
+func TestRemoteReconnectLimit(t *testing.T) {
+	e := newEnv(t)
+	h := newSSHHost(t, e)
+	a := h.term(80, 24, "attach", "--reconnect", "3s", "dev:l", "--", "sh")
+	a.send("echo up-$((6*7))\r")
+	a.expect("up-42")
+	h.stopListening(t)
+	h.signalSessions(syscall.SIGKILL)
+	a.expect("link to dev ")
+	if code := a.wait(); code != 1 {
+		t.Fatalf("after --reconnect 3s without a link: exit %d, want 1", code)
+	}
+	a.expect("wr: lost the link to dev and could not get it back within 3s")
+	if r := e.wrIn("", e.with("WR_SOCKET="+h.sockets["dev"]), "has", "l"); r.code != 0 {
+		t.Fatalf("the session ended with its client's link")
+	}
+}
+
+// A session that ends while its client is away passes its exit code on
+// at the reattach, as a local one does.
+func TestRemoteReconnectExitCode(t *testing.T) {
+	e := newEnv(t)
+	h := newSSHHost(t, e)
+	a := h.term(80, 24, "attach", "dev:x", "--", "sh")
+	a.send("echo up-$((6*7))\r")
+	a.expect("up-42")
+	h.stopListening(t)
+	h.signalSessions(syscall.SIGKILL)
+	a.expect("link to dev ")
+	e.wrIn("", e.with("WR_SOCKET="+h.sockets["dev"]), "send", "x", "--enter", "exit 9")
+	h.listen(t)
+	if code := a.wait(); code != 9 {
+		t.Fatalf("exit %d, want the session's 9", code)
+	}
 }

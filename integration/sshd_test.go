@@ -29,7 +29,50 @@ type sshHost struct {
 	// banner is a wr on the remote that prints lines before it starts, as
 	// a chatty .bashrc does (WR_REMOTE names it).
 	banner string
-	sshd   int // the listening sshd's pid
+
+	sshdConfig string
+	sshd       *exec.Cmd     // the listening sshd, nil when stopped
+	exited     chan struct{} // closed when it has exited
+}
+
+// listen starts sshd (again) and waits until a login works.
+func (h *sshHost) listen(t *testing.T) {
+	t.Helper()
+	sshd := exec.Command("/usr/sbin/sshd", "-D", "-e", "-f", h.sshdConfig)
+	logf, err := os.OpenFile(filepath.Join(h.dir, "sshd.log"), os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer logf.Close()
+	sshd.Stdout, sshd.Stderr = logf, logf
+	if err := sshd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	exited := make(chan struct{})
+	go func() { _ = sshd.Wait(); close(exited) }()
+	h.sshd, h.exited = sshd, exited
+	h.e.eventually("sshd to accept a login", func() bool {
+		select {
+		case <-exited:
+			b, _ := os.ReadFile(filepath.Join(h.dir, "sshd.log"))
+			t.Fatalf("sshd exited: %s", b)
+		default:
+		}
+		return exec.Command("ssh", "-F", h.config, "dev", "true").Run() == nil
+	})
+}
+
+// stopListening ends sshd and every connection it serves, as a machine
+// that vanished would: their ssh clients see the connection close.
+func (h *sshHost) stopListening(t *testing.T) {
+	t.Helper()
+	if h.sshd == nil {
+		return
+	}
+	h.signalSessions(syscall.SIGKILL)
+	_ = h.sshd.Process.Kill()
+	<-h.exited
+	h.sshd = nil
 }
 
 // newSSHHost starts sshd as the current user on a free port, allowing only
@@ -116,22 +159,10 @@ func newSSHHost(t *testing.T, e *env) *sshHost {
 	h.config = filepath.Join(h.dir, "ssh_config")
 	writeFile(t, h.config, cfg.String(), 0o600)
 
-	sshd := exec.Command("/usr/sbin/sshd", "-D", "-e", "-f", sshdConfig)
-	sshd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	logf, err := os.Create(filepath.Join(h.dir, "sshd.log"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	sshd.Stdout, sshd.Stderr = logf, logf
-	if err := sshd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	exited := make(chan struct{})
-	go func() { _ = sshd.Wait(); close(exited) }()
-	h.sshd = sshd.Process.Pid
+	h.sshdConfig = sshdConfig
 	t.Cleanup(func() {
 		// The remote servers first (their sessions with them), then sshd
-		// and the session processes it forked (its process group).
+		// and the connections it serves.
 		for _, s := range h.sockets {
 			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 			cmd := exec.CommandContext(ctx, wrBin, "--socket", s, "server", "stop")
@@ -139,26 +170,14 @@ func newSSHHost(t *testing.T, e *env) *sshHost {
 			_ = cmd.Run()
 			cancel()
 		}
-		h.killSessions()
-		_ = syscall.Kill(-sshd.Process.Pid, syscall.SIGKILL)
-		<-exited
-		logf.Close()
+		h.stopListening(t)
 		if t.Failed() {
 			if b, err := os.ReadFile(filepath.Join(h.dir, "sshd.log")); err == nil && len(b) > 0 {
 				t.Logf("sshd log:\n%s", b)
 			}
 		}
 	})
-	// Ready when a login works.
-	e.eventually("sshd to accept a login", func() bool {
-		select {
-		case <-exited:
-			b, _ := os.ReadFile(filepath.Join(h.dir, "sshd.log"))
-			t.Fatalf("sshd exited: %s", b)
-		default:
-		}
-		return exec.Command("ssh", "-F", h.config, "dev", "true").Run() == nil
-	})
+	h.listen(t)
 	return h
 }
 
@@ -214,20 +233,14 @@ func writeFile(t *testing.T, path, text string, mode os.FileMode) {
 	}
 }
 
-// killSessions kills every process sshd forked for a connection (and
-// what they run), as a machine that vanished would end them: the ssh
-// clients see their connection close.
-func (h *sshHost) killSessions() {
-	for _, pid := range descendants(h.sshd) {
-		_ = syscall.Kill(pid, syscall.SIGKILL)
-	}
-}
-
 // signalSessions sends sig to the processes sshd forked for connections,
 // not to what those run.
 func (h *sshHost) signalSessions(sig syscall.Signal) []int {
 	var pids []int
-	for _, pid := range descendants(h.sshd) {
+	if h.sshd == nil {
+		return nil
+	}
+	for _, pid := range descendants(h.sshd.Process.Pid) {
 		if comm, _ := os.ReadFile(fmt.Sprintf("/proc/%d/comm", pid)); strings.TrimSpace(string(comm)) == "sshd" {
 			_ = syscall.Kill(pid, sig)
 			pids = append(pids, pid)
