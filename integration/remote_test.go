@@ -53,9 +53,13 @@ func TestRemoteVerbs(t *testing.T) {
 	if len(list) != 1 || list[0].Name != "env" {
 		t.Fatalf("ls --json dev: %+v", list)
 	}
-	h.mustWr("kill", "dev:env")
-	if r := h.wr("has", "dev:env"); r.code != 1 {
-		t.Fatalf("dev:env still there after kill: exit %d", r.code)
+	h.mustWr("rename", "dev:env", "env2")
+	h.mustWr("kill", "dev:env2")
+	if r := h.wr("has", "dev:env2"); r.code != 1 {
+		t.Fatalf("dev:env2 still there after kill: exit %d", r.code)
+	}
+	if r := h.wr("kill", "dev:a", "prod:b"); r.code != 2 {
+		t.Fatalf("kill of two hosts at once: exit %d, want a usage error", r.code)
 	}
 }
 
@@ -316,5 +320,31 @@ func TestRemoteReconnectExitCode(t *testing.T) {
 	h.listen(t)
 	if code := a.wait(); code != 9 {
 		t.Fatalf("exit %d, want the session's 9", code)
+	}
+}
+
+// A read-only remote client watches and never types, as a local one.
+func TestRemoteReadOnly(t *testing.T) {
+	e := newEnv(t)
+	h := newSSHHost(t, e)
+	a := h.term(80, 24, "attach", "dev:ro", "--", "sh")
+	a.send("echo one-$((6*7))\r")
+	a.expect("one-42")
+	ro := h.term(100, 30, "attach", "-r", "dev:ro")
+	ro.expect("one-42")
+	ro.send("echo typed-by-the-watcher\r")
+	a.send("echo two-$((6*7))\r")
+	ro.expect("two-42")
+	if strings.Contains(h.mustWr("capture", "dev:ro"), "typed-by-the-watcher") {
+		t.Fatal("the read-only client's keys reached the session")
+	}
+	var l []sessionInfo
+	_ = json.Unmarshal([]byte(h.mustWr("ls", "--json", "dev:")), &l)
+	if len(l) != 1 || l[0].Cols != 80 || l[0].Rows != 24 {
+		t.Fatalf("the read-only client took the size: %+v", l)
+	}
+	ro.send("\x1c")
+	if code := ro.wait(); code != 0 {
+		t.Fatalf("read-only detach: exit %d", code)
 	}
 }
