@@ -466,6 +466,9 @@ func lsCommand() *cli.Command {
 				fmt.Println(string(b))
 				return nil
 			}
+			if len(sessions) == 0 {
+				return nil
+			}
 			all := make([]hostSessions, len(sessions))
 			for i, s := range sessions {
 				all[i].SessionInfo = s
