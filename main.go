@@ -448,7 +448,10 @@ func lsCommand() *cli.Command {
 		Name:      "ls",
 		Usage:     "list sessions (of other machines: wr ls HOST: [HOST:...])",
 		ArgsUsage: "[HOST:...]",
-		Flags:     []cli.Flag{&cli.BoolFlag{Name: "json", Usage: "print a JSON array"}},
+		Flags: []cli.Flag{
+			&cli.BoolFlag{Name: "json", Usage: "print a JSON array"},
+			&cli.DurationFlag{Name: "timeout", Value: 15 * time.Second, Usage: "for HOST:, give up on a host that has not answered within `DURATION` (0: wait as long as ssh does)"},
+		},
 		Action: func(c *cli.Context) error {
 			if c.Args().Len() > 0 {
 				return lsHosts(c, c.Args().Slice())

@@ -93,8 +93,9 @@ type hostSessions struct {
 }
 
 // lsHosts is wr ls HOST:...: each host asked at once, one table with a
-// HOST column (one JSON array with a host field). A host that fails says
-// so on its own line and fails the command, and the others are listed.
+// HOST column (one JSON array with a host field). A host that fails, or
+// does not answer within --timeout, says so on its own line and fails the
+// command, and the others are listed.
 func lsHosts(c *cli.Context, args []string) error {
 	hosts := make([]string, len(args))
 	for i, a := range args {
@@ -114,7 +115,9 @@ func lsHosts(c *cli.Context, args []string) error {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			lists[i], errs[i] = client.New(attach.RemoteAddress(h)).List()
+			cl := client.New(attach.RemoteAddress(h))
+			cl.Within = c.Duration("timeout")
+			lists[i], errs[i] = cl.List()
 		}()
 	}
 	wg.Wait()

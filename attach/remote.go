@@ -41,6 +41,16 @@ func RemoteAddress(host string) string { return remoteScheme + host }
 // RemoteHost is the host an address names, and whether it names one.
 func RemoteHost(addr string) (string, bool) { return strings.CutPrefix(addr, remoteScheme) }
 
+// DialWithin is Dial, except that a server on another machine that has
+// not answered within d (ssh still connecting, a host that went away) is
+// given up on: its ssh is ended and the error says so.
+func DialWithin(socket string, d time.Duration) (*Conn, error) {
+	if host, ok := RemoteHost(socket); ok {
+		return dialRemote(host, remoteOptions{timeout: d})
+	}
+	return Dial(socket)
+}
+
 // ErrRemote is wrapped by a *RemoteError.
 var ErrRemote = errors.New("attach: the remote host failed")
 

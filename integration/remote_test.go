@@ -88,12 +88,28 @@ func TestRemoteListSeveralHosts(t *testing.T) {
 	if !strings.HasPrefix(r.stderr, "wr: down: ") || !strings.Contains(r.stderr, "Connection refused") || strings.Count(r.stderr, "\n") != 1 {
 		t.Errorf("stderr %q, want one line about down", r.stderr)
 	}
+	// A host that never answers is given up on at --timeout; the others
+	// are listed.
+	r = h.wr("ls", "--timeout", "2s", "dev:", "hang:", "prod:")
+	if r.code != 1 || len(strings.Split(strings.TrimSpace(r.stdout), "\n")) != 3 {
+		t.Fatalf("ls with a host that never answers: exit %d, stdout %q", r.code, r.stdout)
+	}
+	if want := "wr: hang: hang did not answer within 2s\n"; r.stderr != want {
+		t.Errorf("stderr %q, want %q", r.stderr, want)
+	}
 }
 
 // The failures of reaching another machine are one line each.
 func TestRemoteFailures(t *testing.T) {
 	e := newEnv(t)
 	h := newSSHHost(t, e)
+	// A wr of another protocol, and one from before wr bridge.
+	newer := filepath.Join(e.dir, "wr-newer")
+	writeFile(t, newer, `#!/bin/sh
+printf '\000\033wr-bridge\000{"version":"9.0.0","protocol":9,"minor":0,"state":"ready"}\n'
+`, 0o755)
+	older := filepath.Join(e.dir, "wr-older")
+	writeFile(t, older, "#!/bin/sh\necho 'wr: unknown command \"bridge\"; run `wr help` for the list' >&2\nexit 2\n", 0o755)
 	cases := []struct {
 		name string
 		vars []string
@@ -105,6 +121,8 @@ func TestRemoteFailures(t *testing.T) {
 		{"WR_REMOTE names a missing path", []string{"WR_REMOTE=/nonexistent/wr"}, []string{"ls", "dev:"}, 1, "wr: dev: wr not found on dev: install it there, or set WR_REMOTE to its path\n"},
 		{"a banner", []string{"WR_REMOTE=" + h.banner}, []string{"attach", "dev:x"}, 1, `wr: the shell on dev printed "Welcome to the banner host!" before wr bridge started`},
 		{"authentication", []string{"WR_SSH=ssh -F " + h.config + " -l wr-no-such-user"}, []string{"capture", "dev:x"}, 255, "Permission denied"},
+		{"another protocol", []string{"WR_REMOTE=" + newer}, []string{"attach", "dev:x"}, 1, "the wr on dev is version 9.0.0 (protocol 9.0), which this wr 0.1.0 (protocol 1."},
+		{"a wr without bridge", []string{"WR_REMOTE=" + older}, []string{"capture", "dev:x"}, 1, "the wr on dev is older than this wr 0.1.0 and has no `wr bridge`"},
 		{"unreachable", nil, []string{"attach", "down:x"}, 255, "Connection refused"},
 		{"no such session", nil, []string{"capture", "dev:nothing"}, 1, "wr: no session named nothing\n"},
 	}

@@ -78,7 +78,8 @@ func (h *sshHost) stopListening(t *testing.T) {
 // newSSHHost starts sshd as the current user on a free port, allowing only
 // a throwaway key, with the wr under test on the remote's PATH, and writes
 // a client config with the aliases dev and prod (each with its own
-// WR_SOCKET) and down (nothing listens there).
+// WR_SOCKET), down (nothing listens there) and hang (it takes the
+// connection and never answers).
 // It skips the test when OpenSSH is not installed. sshd and everything it
 // started are ended in t.Cleanup.
 func newSSHHost(t *testing.T, e *env) *sshHost {
@@ -153,6 +154,28 @@ func newSSHHost(t *testing.T, e *env) *sshHost {
 		fmt.Fprintf(&cfg, "Host %s\n  SetEnv WR_SOCKET=%s\n", a, h.sockets[a])
 	}
 	fmt.Fprintf(&cfg, "Host down\n  Port %s\n", freePort(t))
+	// hang: a host that takes the connection and never says a word.
+	hang, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { hang.Close() })
+	go func() {
+		var held []net.Conn
+		defer func() {
+			for _, c := range held {
+				c.Close()
+			}
+		}()
+		for {
+			c, err := hang.Accept()
+			if err != nil {
+				return
+			}
+			held = append(held, c)
+		}
+	}()
+	fmt.Fprintf(&cfg, "Host hang\n  Port %d\n", hang.Addr().(*net.TCPAddr).Port)
 	fmt.Fprintf(&cfg, "Host *\n  HostName 127.0.0.1\n  Port %s\n  User %s\n  IdentityFile %s\n  IdentitiesOnly yes\n  UserKnownHostsFile %s\n  StrictHostKeyChecking accept-new\n  BatchMode yes\n  LogLevel ERROR\n",
 		port, u.Username, filepath.Join(h.dir, "user_key"), filepath.Join(h.dir, "known_hosts"))
 	h.banner = filepath.Join(bannerDir, "wr")
