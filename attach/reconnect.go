@@ -136,6 +136,9 @@ func (r *relay) reconnectWhileLost(out outcome, req wire.Attach, acc wire.Attach
 		next := newRelay(conn, r.opts, r.isTerm, r.sigs)
 		next.term, next.cast = r.term, r.cast
 		next.name.Store(r.name.Load())
+		// Whether this attach created the session is the first
+		// attach's to say (Run words a command that was not run).
+		acc2.Created = acc.Created
 		r, acc = next, acc2
 		r.watchLink()
 		out = r.run()

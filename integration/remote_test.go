@@ -261,6 +261,9 @@ func TestRemoteReconnect(t *testing.T) {
 			if code := a.wait(); code != 0 {
 				t.Fatalf("detach: exit %d", code)
 			}
+			if out := string(a.output()); strings.Contains(out, "was not run") {
+				t.Fatalf("the reattach took the session for one this client did not create: %q", out[max(0, len(out)-300):])
+			}
 		})
 	}
 }
