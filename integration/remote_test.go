@@ -35,8 +35,7 @@ func TestRemoteVerbs(t *testing.T) {
 	if r.code != 7 {
 		t.Fatalf("wait dev:job: exit %d, want the session's 7; stderr %q", r.code, r.stderr)
 	}
-	out := h.mustWr("new", "-d", "dev:env", "--", "sh", "-c", `echo "sock=$WR_SOCKET pwd=$(pwd)"; exec sleep 1000`)
-	_ = out
+	h.mustWr("new", "-d", "dev:env", "--", "sh", "-c", `echo "sock=$WR_SOCKET pwd=$(pwd)"; exec sleep 1000`)
 	e.eventually("the environment line", func() bool { return strings.Contains(h.mustWr("capture", "dev:env"), "sock=") })
 	line := h.mustWr("capture", "dev:env")
 	if !strings.Contains(line, "sock="+h.sockets["dev"]) {
@@ -208,7 +207,6 @@ func TestRemoteSSHEnvironment(t *testing.T) {
 			t.Errorf("ssh got wr's own variable %s", l)
 		}
 	}
-	_ = syscall.Getpid
 }
 
 // A dropped link is not the end: the client says it is reconnecting, on
