@@ -60,6 +60,15 @@ func openRemote(host string, opts Options, req wire.Attach, need int, o remoteOp
 	return conn, acc, nil
 }
 
+// shownName is how the client's lines name a session: HOST:NAME for one
+// on another machine, as it was asked for.
+func shownName(socket, name string) string {
+	if host, ok := RemoteHost(socket); ok {
+		return host + ":" + name
+	}
+	return name
+}
+
 // reconnecting reports whether this relay's client may get its link back.
 // Only a terminal's, whose input is the reopened terminal: readInput has
 // stopped when the relay did, so the reconnection reads the keys.
@@ -139,6 +148,7 @@ func (r *relay) reconnectWhileLost(out outcome, req wire.Attach, acc wire.Attach
 		// Whether this attach created the session is the first
 		// attach's to say (Run words a command that was not run).
 		acc2.Created = acc.Created
+		acc2.Name = shownName(r.opts.Socket, acc2.Name)
 		r, acc = next, acc2
 		r.watchLink()
 		out = r.run()

@@ -77,6 +77,7 @@ func Run(opts Options) (code int, err error) {
 	conn, accepted := o.conn, o.accepted
 	defer conn.Close()
 
+	accepted.Name = shownName(opts.Socket, accepted.Name)
 	r := newRelay(conn, opts, isTerm, sigs)
 	r.name.Store(&accepted.Name)
 	r.watchLink()

@@ -152,7 +152,7 @@ func TestRemoteAttach(t *testing.T) {
 	if code := a.wait(); code != 0 {
 		t.Fatalf("detach: exit %d", code)
 	}
-	a.expect("[detached from s]")
+	a.expect("[detached from dev:s]")
 	if r := h.wr("has", "dev:s"); r.code != 0 {
 		t.Fatal("the session ended with the detach")
 	}
@@ -296,7 +296,7 @@ func TestRemoteReconnectGiveUp(t *testing.T) {
 	if code := a.wait(); code != 0 {
 		t.Fatalf("giving up: exit %d, want 0 as a detach", code)
 	}
-	a.expect("[detached from g]")
+	a.expect("[detached from dev:g]")
 	// The session is there, on dev's own socket, and got none of the keys.
 	local := e.wrIn("", e.with("WR_SOCKET="+h.sockets["dev"]), "capture", "g")
 	if local.code != 0 || strings.Contains(local.stdout, "abc") {
