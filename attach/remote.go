@@ -432,7 +432,10 @@ func (l *remoteLink) remoteRequest(req any) any {
 			}
 			return wire.LookupIn(l.hello.Env)(k)
 		})
-		r.Inside = ""
+		// The session this client runs in, if any: sessions' ids are
+		// unique on every machine, so the remote server refuses only an
+		// attach to the session it runs in, reached through ssh.
+		r.Inside = os.Getenv("WR_SESSION_ID")
 		return r
 	}
 	return req

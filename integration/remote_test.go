@@ -367,3 +367,14 @@ func TestRemoteReadOnly(t *testing.T) {
 		t.Fatalf("read-only detach: exit %d", code)
 	}
 }
+
+// Attaching, through ssh, to the session this terminal runs in would show
+// the session inside itself: refused, as a local attach is.
+func TestRemoteAttachToItself(t *testing.T) {
+	e := newEnv(t)
+	h := newSSHHost(t, e)
+	a := h.term(80, 24, "attach", "dev:in", "--", "sh")
+	a.send("WR_SSH='ssh -F " + h.config + "' " + wrBin + " attach dev:in; echo code-$?-done\r")
+	a.expect("would loop")
+	a.expect("code-1-done")
+}
