@@ -223,7 +223,7 @@ func (r *relay) reconnect(req wire.Attach) (conn *Conn, acc wire.Attached, o out
 		}
 		timeout := min(attemptTimeout, max(time.Until(deadline), time.Second))
 		go func() {
-			c, acc, err := openRemote(link.host, r.opts, a, 0, remoteOptions{timeout: timeout, cancel: cancel})
+			c, acc, err := openRemote(link.host, r.opts, a, 0, remoteOptions{timeout: timeout, cancel: cancel, batch: true})
 			results <- attempt{c, acc, err}
 		}()
 	}

@@ -80,6 +80,9 @@ type remoteOptions struct {
 	timeout time.Duration
 	// cancel, when closed, ends a connection still being made.
 	cancel <-chan struct{}
+	// batch: ssh must not ask for anything on the terminal (a
+	// reconnection, while the terminal is the session's and raw).
+	batch bool
 }
 
 // remoteLink is the ssh process behind a remote Conn.
@@ -197,7 +200,11 @@ func dialRemote(host string, o remoteOptions) (*Conn, error) {
 	if o.keepalive > 0 {
 		remote += " --keepalive " + o.keepalive.String()
 	}
-	args := append(append([]string(nil), words[1:]...), "-T", host, remote)
+	args := append([]string(nil), words[1:]...)
+	if o.batch {
+		args = append(args, "-o", "BatchMode=yes")
+	}
+	args = append(args, "-T", host, remote)
 	cmd := exec.Command(words[0], args...)
 	cmd.Env = sshEnv()
 	cmd.Stdin, cmd.Stdout = theirs, theirs
