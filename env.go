@@ -22,13 +22,17 @@ func envCommand() *cli.Command {
 			if c.NArg() > 1 {
 				return &usageError{errors.New("wr env takes one session NAME")}
 			}
-			cl, err := clientOf(c)
+			host, name := "", ""
+			if c.NArg() == 1 {
+				host, name = splitHost(c.Args().First())
+			}
+			cl, err := clientAt(c, host)
 			if err != nil {
 				return err
 			}
 			var vars map[string]string
 			if c.NArg() == 1 {
-				vars, err = cl.Env(c.Args().First())
+				vars, err = cl.Env(name)
 			} else {
 				// The session this shell runs in, by its id: WR_SESSION
 				// keeps the old name after a rename, and another session

@@ -18,7 +18,6 @@ import (
 	"runtime/pprof"
 	"slices"
 	"strings"
-	"text/tabwriter"
 	"time"
 
 	"github.com/urfave/cli/v2"
@@ -111,6 +110,9 @@ func run(args []string) int {
 		return 2
 	default:
 		say(err)
+		if code, ok := remoteExit(err); ok {
+			return code
+		}
 		return 1
 	}
 }
@@ -174,7 +176,7 @@ func newApp(notFound *string) *cli.App {
 		Commands: []*cli.Command{
 			attachCommand(), newCommand(), lsCommand(), hasCommand(), killCommand(), sendCommand(),
 			captureCommand(), waitCommand(), detachCommand(), renameCommand(), recordCommand(), envCommand(),
-			serverCommand(), completionCommand(), versionCommand(), namesCommand(),
+			serverCommand(), completionCommand(), versionCommand(), namesCommand(), bridgeCommand(),
 		},
 	}
 	app.OnUsageError = func(_ *cli.Context, err error, _ bool) error {
@@ -232,8 +234,15 @@ func checkNames(names []string) error {
 	return nil
 }
 
-// checkName refuses a session name outside the rule, as a usage error.
-func checkName(name string) error {
+// checkName refuses a session name outside the rule, as a usage error. A
+// name may be HOST:NAME, a session on another machine (remote.go).
+func checkName(arg string) error {
+	host, name := splitHost(arg)
+	if host != "" || strings.Contains(arg, ":") {
+		if err := checkHost(arg, host); err != nil {
+			return err
+		}
+	}
 	if err := wire.CheckName(name); err != nil {
 		if errors.Is(err, wire.ErrBadName) {
 			err = fmt.Errorf("invalid session name %q: %s", name, wire.NameRule)
@@ -249,7 +258,8 @@ func oneNameClient(c *cli.Context) (string, *client.Client, error) {
 	if err != nil {
 		return "", nil, err
 	}
-	cl, err := clientOf(c)
+	host, name := splitHost(name)
+	cl, err := clientAt(c, host)
 	return name, cl, err
 }
 
@@ -316,6 +326,8 @@ func attachCommand() *cli.Command {
 			keepFlag,
 			&cli.StringFlag{Name: "restore", Value: "scrollback", EnvVars: []string{"WR_RESTORE"}, Usage: "what a reattach draws: `scrollback` (what this terminal has not been shown, and the screen) or screen (the screen only)"},
 			recordFlag,
+			reconnectFlag,
+			keepaliveFlag,
 		},
 		Action: func(c *cli.Context) error {
 			name, command, err := splitCommand(c)
@@ -346,7 +358,8 @@ func doAttach(c *cli.Context, name string, command []string, opts attach.Options
 		}
 		return &usageError{err}
 	}
-	socket, err := socketPath(c)
+	host, name := splitHost(name)
+	socket, err := addressOf(c, host)
 	if err != nil {
 		return err
 	}
@@ -368,10 +381,17 @@ func doAttach(c *cli.Context, name string, command []string, opts attach.Options
 	opts.Socket, opts.Exe, opts.Name, opts.DetachKey = socket, exe, name, key
 	opts.Config = sessionConfig(c, command)
 	opts.Stdin, opts.Stdout = os.Stdin, os.Stdout
+	opts.Reconnect, opts.KeepAlive = c.Duration("reconnect"), c.Duration("keepalive")
 	code, err := attach.Run(opts)
 	// Run has restored the terminal: the error line reads cleanly after it.
 	if errors.Is(err, attach.ErrNoServer) {
 		err = fmt.Errorf("no session named %s (no server is running)", name)
+		if host != "" {
+			err = fmt.Errorf("no session named %s on %s (no server is running there)", name, host)
+		}
+	}
+	if rc, ok := remoteExit(err); ok {
+		code = rc
 	}
 	if code != 0 || err != nil {
 		return &exitError{code: code, err: err}
@@ -398,6 +418,8 @@ func newCommand() *cli.Command {
 			scrollbackFlag,
 			keepFlag,
 			recordFlag,
+			reconnectFlag,
+			keepaliveFlag,
 		},
 		Action: func(c *cli.Context) error {
 			name, command, err := splitCommand(c)
@@ -407,7 +429,8 @@ func newCommand() *cli.Command {
 			if !c.Bool("detached") {
 				return doAttach(c, name, command, attach.Options{Create: true, Exclusive: true})
 			}
-			cl, err := clientOf(c)
+			host, bare := splitHost(name)
+			cl, err := clientAt(c, host)
 			if err != nil {
 				return err
 			}
@@ -418,19 +441,23 @@ func newCommand() *cli.Command {
 			if path := c.String("record"); path != "" {
 				return startRecorder(c, exe, name, path, command)
 			}
-			return cl.New(exe, name, sessionConfig(c, command))
+			return cl.New(exe, bare, sessionConfig(c, command))
 		},
 	}
 }
 
 func lsCommand() *cli.Command {
 	return &cli.Command{
-		Name:  "ls",
-		Usage: "list sessions",
-		Flags: []cli.Flag{&cli.BoolFlag{Name: "json", Usage: "print a JSON array"}},
+		Name:      "ls",
+		Usage:     "list sessions (of other machines: wr ls HOST: [HOST:...])",
+		ArgsUsage: "[HOST:...]",
+		Flags: []cli.Flag{
+			&cli.BoolFlag{Name: "json", Usage: "print a JSON array"},
+			&cli.DurationFlag{Name: "timeout", Value: 15 * time.Second, Usage: "for HOST:, give up on a host that has not answered within `DURATION` (0: wait as long as ssh does)"},
+		},
 		Action: func(c *cli.Context) error {
 			if c.Args().Len() > 0 {
-				return &usageError{fmt.Errorf("ls takes no arguments (got %q)", c.Args().First())}
+				return lsHosts(c, c.Args().Slice())
 			}
 			cl, err := clientOf(c)
 			if err != nil {
@@ -448,16 +475,12 @@ func lsCommand() *cli.Command {
 			if len(sessions) == 0 {
 				return nil
 			}
-			tw := tabwriter.NewWriter(os.Stdout, 0, 0, 2, ' ', 0)
-			fmt.Fprintln(tw, "NAME\tSTATUS\tPID\tCLIENTS\tSIZE\tCREATED\tCOMMAND")
-			for _, s := range sessions {
-				created := s.Created
-				if t, err := time.Parse(time.RFC3339, s.Created); err == nil {
-					created = t.Local().Format("2006-01-02 15:04:05")
-				}
-				fmt.Fprintf(tw, "%s\t%s\t%d\t%d\t%dx%d\t%s\t%s\n", s.Name, status(s), s.PID, s.Clients, s.Cols, s.Rows, created, strings.Join(s.Command, " "))
+			all := make([]hostSessions, len(sessions))
+			for i, s := range sessions {
+				all[i].SessionInfo = s
 			}
-			return tw.Flush()
+			printSessions(os.Stdout, all)
+			return nil
 		},
 	}
 }
@@ -520,7 +543,7 @@ func killCommand() *cli.Command {
 			if err := checkNames(names); err != nil {
 				return err
 			}
-			cl, err := clientOf(c)
+			names, cl, err := namesClient(c, names)
 			if err != nil {
 				return err
 			}
@@ -567,7 +590,8 @@ func sendCommand() *cli.Command {
 				words = append(words[:i:i], words[i+1:]...)
 				dashDash = true
 			}
-			cl, err := clientOf(c)
+			host, name := splitHost(name)
+			cl, err := clientAt(c, host)
 			if err != nil {
 				return err
 			}
@@ -697,7 +721,7 @@ func detachCommand() *cli.Command {
 			if err := checkNames(names); err != nil {
 				return err
 			}
-			cl, err := clientOf(c)
+			names, cl, err := namesClient(c, names)
 			if err != nil {
 				return err
 			}
@@ -730,11 +754,15 @@ func renameCommand() *cli.Command {
 					return err
 				}
 			}
-			cl, err := clientOf(c)
+			if h, n := splitHost(new); h == "" {
+				// NEW on OLD's host, however OLD was written.
+				new = hostPrefix(old) + n
+			}
+			names, cl, err := namesClient(c, []string{old, new})
 			if err != nil {
 				return err
 			}
-			return cl.Rename(old, new)
+			return cl.Rename(names[0], names[1])
 		},
 	}
 }

@@ -64,7 +64,8 @@ func recordCommand() *cli.Command {
 			if command != nil && !c.Bool("create") {
 				return &usageError{errors.New("record takes no command; wr new -d --record FILE NAME -- CMD records a new session from its start")}
 			}
-			cl, err := clientOf(c)
+			host, name := splitHost(name)
+			cl, err := clientAt(c, host)
 			if err != nil {
 				return err
 			}

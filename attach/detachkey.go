@@ -53,6 +53,14 @@ func ParseDetachKey(s string) (DetachKey, error) {
 	}, nil
 }
 
+// String names the key as ParseDetachKey takes it.
+func (k DetachKey) String() string {
+	if !k.Enabled() {
+		return "none"
+	}
+	return "ctrl-" + strings.ToLower(string(rune(k.b|0x40)))
+}
+
 // Enabled reports whether the key detaches at all.
 func (k DetachKey) Enabled() bool { return k.kitty != nil }
 

@@ -41,12 +41,16 @@ type Conn struct {
 	c       *net.UnixConn
 	Welcome wire.Welcome // valid after the first Request
 	greeted bool         // the server has answered the Hello
+	link    *remoteLink  // the ssh behind a server on another machine (remote.go)
 }
 
 // Dial connects to the server on socket without starting one. It returns
 // ErrNoServer when nothing is listening there. A server that refuses this
 // client (another protocol) says so in the first Request's error.
 func Dial(socket string) (*Conn, error) {
+	if host, ok := RemoteHost(socket); ok {
+		return dialRemote(host, remoteOptions{})
+	}
 	// Refuse a directory someone else controls before sending it anything:
 	// whoever planted the socket would read every keystroke. The directory
 	// is checked through the descriptor the connect then goes through, so
@@ -107,8 +111,15 @@ func (c *Conn) readWelcome(werr error) error {
 	}
 }
 
-// Close closes the connection.
-func (c *Conn) Close() error { return c.c.Close() }
+// Close closes the connection (and, for a server on another machine,
+// lets its ssh end).
+func (c *Conn) Close() error {
+	err := c.c.Close()
+	if c.link != nil {
+		c.link.close()
+	}
+	return err
+}
 
 // ErrOldServer is returned by SendStream, before any text is sent, when the
 // server speaks protocol minor 0, which lacks streamed sends; the wrapping

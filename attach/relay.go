@@ -33,8 +33,14 @@ type Options struct {
 	// terminal is shown (Cast), from the attach on.
 	Record io.Writer
 	Config wire.SessionConfig
-	Stdin  *os.File
-	Stdout *os.File
+	// Reconnect is how long a client of a server on another machine
+	// tries to get back a link that dropped (0: it does not); KeepAlive
+	// how long that link may stay silent before it counts as dropped
+	// (reconnect.go).
+	Reconnect time.Duration
+	KeepAlive time.Duration
+	Stdin     *os.File
+	Stdout    *os.File
 }
 
 // outcome is how an attach ended.
@@ -45,6 +51,7 @@ type outcome struct {
 	quiet    bool   // ended by a signal or a vanished terminal: say nothing
 	ending   string // wire.Exited.Ending: killed, stopped, or "" (it exited)
 	lineUsed bool   // wire.Exited.LineUsed
+	lost     bool   // the connection ended under the client (reconnect.go)
 }
 
 // Run attaches the terminal on opts.Stdin/Stdout to a session and relays
@@ -70,8 +77,10 @@ func Run(opts Options) (code int, err error) {
 	conn, accepted := o.conn, o.accepted
 	defer conn.Close()
 
+	accepted.Name = shownName(opts.Socket, accepted.Name)
 	r := newRelay(conn, opts, isTerm, sigs)
 	r.name.Store(&accepted.Name)
+	r.watchLink()
 	if opts.Record != nil {
 		if r.cast, err = startCast(opts.Record, req, accepted); err != nil {
 			r.closeReopened()
@@ -94,6 +103,7 @@ func Run(opts Options) (code int, err error) {
 
 	out := r.run()
 	r.stop()
+	r, out, accepted = r.reconnectWhileLost(out, req, accepted)
 	r.resetTerminal()
 	restore()
 
@@ -265,6 +275,9 @@ func open(opts Options, req wire.Attach) (*Conn, wire.Attached, error) {
 	need := 0
 	if req.DetachOthers {
 		need = 3 // an older server would attach without detaching anyone
+	}
+	if host, ok := RemoteHost(opts.Socket); ok {
+		return openRemote(host, opts, req, need, remoteOptions{start: exe != ""})
 	}
 	conn, err := request(opts.Socket, exe, wire.TypeAttach, req, &acc, need)
 	return conn, acc, err
@@ -517,7 +530,7 @@ func (r *relay) readServer() {
 			select {
 			case <-r.quit:
 			default:
-				r.finish(outcome{code: 1, err: errors.New("lost the server: the connection closed before the session ended")})
+				r.finish(outcome{code: 1, lost: true, err: r.lostError()})
 			}
 			return
 		}

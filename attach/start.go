@@ -56,6 +56,9 @@ func request(socket, exe string, t wire.Type, req, reply any, need int) (*Conn, 
 		if err != nil {
 			return nil, err
 		}
+		if conn.link != nil {
+			req = conn.link.remoteRequest(req)
+		}
 		if need > 0 {
 			if err := conn.greet(need); err != nil {
 				conn.Close()
@@ -79,6 +82,9 @@ func request(socket, exe string, t wire.Type, req, reply any, need int) (*Conn, 
 // own binary) when none is running. Clients that start at the same instant
 // serialise on a lock beside the socket, so they end up with one server.
 func dialOrStart(socket, exe string) (*Conn, error) {
+	if host, ok := RemoteHost(socket); ok {
+		return dialRemote(host, remoteOptions{start: true})
+	}
 	c, err := Dial(socket)
 	if err == nil || !errors.Is(err, ErrNoServer) {
 		return c, err

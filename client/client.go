@@ -52,6 +52,10 @@ var ErrNoNames = errors.New("client: no session named")
 // Client makes requests of the server on one socket.
 type Client struct {
 	Socket string
+	// Within bounds how long a server on another machine (a Socket of
+	// attach.RemoteAddress) may take to answer the connection; 0: as long
+	// as ssh takes.
+	Within time.Duration
 }
 
 // New returns a client of the server on socket.
@@ -65,7 +69,7 @@ func noSession(name string) error {
 // dial connects without starting a server; with none, a request about
 // name (if any) has no such session.
 func (c *Client) dial(name string) (*attach.Conn, error) {
-	conn, err := attach.Dial(c.Socket)
+	conn, err := attach.DialWithin(c.Socket, c.Within)
 	if errors.Is(err, attach.ErrNoServer) && name != "" {
 		return nil, noSession(name)
 	}

@@ -17,7 +17,8 @@ import "errors"
 // a server of minor 0 answers with an Error ("unsupported request"); 2 the
 // exited state and the restore's options; 3 detaching others, renaming,
 // named keys and recorders (DetachClients, Rename, SendKeys, and Detached,
-// Renamed and Size to attached clients, which an older client ignores).
+// Renamed and Size to attached clients, which an older client ignores); 4
+// the bridge's KeepAlive to attached clients over ssh (bridge.go).
 const (
 	ProtocolMajor = 1
 	ProtocolMinor = 4
