@@ -614,3 +614,32 @@ func TestUpgradeKeepsDrawnClient(t *testing.T) {
 		t.Errorf("the drawn client was drawn again from scratch after the upgrade: %q", after)
 	}
 }
+
+// The server's version is in its lock file, and a newer wr reads it there
+// before each verb instead of connecting once more to learn it (that round
+// trip made every attach slower). So a lock file that names the newer
+// version keeps the older server as it is (it would be upgraded if the
+// check connected), and a server that ends leaves no version behind.
+func TestUpgradeCheckReadsTheLockFile(t *testing.T) {
+	e := newEnv(t)
+	v1, v2 := wrVersion(t, "9.0.1"), wrVersion(t, "9.0.2")
+	e.mustBin(v1, "new", "-d", "s1")
+	lock := e.socket + ".lock"
+	if b, err := os.ReadFile(lock); err != nil || string(b) != "9.0.1\n" {
+		t.Fatalf("lock file of a 9.0.1 server: %q, %v", b, err)
+	}
+	if err := os.WriteFile(lock, []byte("9.0.2\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if r := e.runBin(v2, "ls"); r.code != 0 || r.stderr != "" {
+		t.Errorf("wr ls (9.0.2) with the lock file naming 9.0.2: exit %d, stderr %q", r.code, r.stderr)
+	}
+	if got := e.statusOf(v1, "version"); got != "9.0.1" {
+		t.Errorf("the check connected and upgraded the server: version %s", got)
+	}
+	e.mustBin(v1, "server", "stop")
+	e.eventually("the stopped server to empty its lock file", func() bool {
+		b, err := os.ReadFile(lock)
+		return err == nil && len(b) == 0
+	})
+}

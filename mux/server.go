@@ -154,7 +154,10 @@ func Run(opts Options) error {
 		_ = dir.Remove(name + ".start")
 		s.removeStaleAgentLinks()
 	}
-	s.unlock = sync.OnceFunc(func() { s.lockFile.Close() })
+	// A server that ends takes its version out of the lock file, so that
+	// an older server started later (one that writes none) is not taken
+	// for this one by a newer wr's check (client.UpgradeIfOlder).
+	s.unlock = sync.OnceFunc(func() { _ = s.lockFile.Truncate(0); s.lockFile.Close() })
 	defer s.unlock()
 	if ln == nil {
 		if ln, err = listen(dir, name, s.socket); err != nil {
@@ -283,7 +286,19 @@ func lockServer(dir *wire.Dir, socket string, wait time.Duration) (*os.File, err
 		}
 		return nil, fmt.Errorf("cannot take the server lock %s: %w", path, err)
 	}
+	writeLockedVersion(f)
 	return f, nil
+}
+
+// writeLockedVersion writes the server's version into its lock file: a
+// newer wr reads it there before each verb (client.UpgradeIfOlder) instead
+// of connecting once more only to learn that the server is as new as
+// itself, a round trip that made an attach about a sixth slower. A server
+// that cannot write it loses nothing but that saving.
+func writeLockedVersion(f *os.File) {
+	if f.Truncate(0) == nil {
+		_, _ = f.WriteAt([]byte(wire.Version+"\n"), 0)
+	}
 }
 
 // listen binds the server's socket in dir, removing a dead server's first.
