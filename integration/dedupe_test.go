@@ -56,18 +56,7 @@ func TestReattachScrollbackOnce(t *testing.T) {
 	e := newEnv(t)
 	e.mustWr("new", "-d", "s")
 	e.stableCapture("s", strings.TrimSpace(prompt))
-	// batch prints from..to, then a screenful of blank lines, so that the
-	// session's screen holds no number when a terminal leaves it (the
-	// terminal's own shell scrolls the top rows of what it shows into its
-	// history when it prints the detach notice), and a marker.
-	batch := func(from, to int, tag string) {
-		t.Helper()
-		e.mustWr("send", "--enter", "s", fmt.Sprintf(`seq %d %d; echo %s-$((6*7)); printf '%%.0s\n' $(seq 24)`, from, to, tag))
-		e.eventually("batch "+tag, func() bool {
-			return strings.Contains(e.wr("capture", "--scrollback", "s").stdout, tag+"-42")
-		})
-		e.stableCapture("s", strings.TrimSpace(prompt))
-	}
+	batch := func(from, to int, tag string) { t.Helper(); e.printBatch("s", from, to, tag) }
 	want := func(to int) map[string]int {
 		m := map[string]int{}
 		for i := 1; i <= to; i++ {
@@ -155,4 +144,18 @@ func TestReattachScrollbackOnce(t *testing.T) {
 			t.Errorf("%s: exit %d", tc.name, code)
 		}
 	}
+}
+
+// printBatch has session name print from..to, then a screenful of blank
+// lines, so that the session's screen holds no number when a terminal
+// leaves it (the terminal's own shell scrolls the top rows of what it
+// shows into its history when it prints the detach notice), and a marker;
+// it returns once the marker is in the scrollback and the prompt is back.
+func (e *env) printBatch(name string, from, to int, tag string) {
+	e.t.Helper()
+	e.mustWr("send", "--enter", name, fmt.Sprintf(`seq %d %d; echo %s-$((6*7)); printf '%%.0s\n' $(seq 24)`, from, to, tag))
+	e.eventually("batch "+tag, func() bool {
+		return strings.Contains(e.wr("capture", "--scrollback", name).stdout, tag+"-42")
+	})
+	e.stableCapture(name, strings.TrimSpace(prompt))
 }
