@@ -188,6 +188,12 @@ func dialRemote(host string, o remoteOptions) (*Conn, error) {
 	if host == "" || strings.HasPrefix(host, "-") {
 		return nil, &RemoteError{Host: host, Code: 2, Permanent: true, Msg: fmt.Sprintf("bad host %q: give it as ssh takes it (an alias, host or user@host)", host)}
 	}
+	if w := remoteWr(); strings.HasPrefix(w, "-") {
+		// ssh reads options again after the host, so a command that starts
+		// with a dash would be taken as one (-oProxyCommand=... runs a
+		// program here); no path to wr starts so.
+		return nil, &RemoteError{Host: host, Code: 2, Permanent: true, Msg: fmt.Sprintf("WR_REMOTE %q is not a path to wr on %s", w, host)}
+	}
 	mine, theirs, err := socketPair()
 	if err != nil {
 		return nil, err
@@ -204,7 +210,8 @@ func dialRemote(host string, o remoteOptions) (*Conn, error) {
 	if o.batch {
 		args = append(args, "-o", "BatchMode=yes")
 	}
-	args = append(args, "-T", host, remote)
+	// "--": nothing after it is an option to ssh, whatever it starts with.
+	args = append(args, "-T", "--", host, remote)
 	cmd := exec.Command(words[0], args...)
 	cmd.Env = sshEnv()
 	cmd.Stdin, cmd.Stdout = theirs, theirs

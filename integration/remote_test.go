@@ -5,6 +5,7 @@ package integration
 import (
 	"encoding/json"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"syscall"
@@ -377,4 +378,24 @@ func TestRemoteAttachToItself(t *testing.T) {
 	a.send("WR_SSH='ssh -F " + h.config + "' " + wrBin + " attach dev:in; echo code-$?-done\r")
 	a.expect("would loop")
 	a.expect("code-1-done")
+}
+
+// WR_REMOTE is a path on the remote, never an option to the local ssh:
+// ssh reads options again after the host, and a WR_REMOTE of
+// -oProxyCommand=PROGRAM ran PROGRAM on this machine.
+func TestRemoteWrIsNotAnSSHOption(t *testing.T) {
+	if _, err := exec.LookPath("ssh"); err != nil {
+		t.Skip("no ssh")
+	}
+	e := newEnv(t)
+	marker := filepath.Join(e.dir, "ran-here")
+	prog := filepath.Join(e.dir, "proxy")
+	writeFile(t, prog, "#!/bin/sh\ntouch "+marker+"\n", 0o755)
+	r := e.wrIn("", e.with("WR_REMOTE=-oProxyCommand="+prog), "ls", "nosuchhost.invalid:")
+	if _, err := os.Stat(marker); err == nil {
+		t.Errorf("WR_REMOTE ran %s on this machine as ssh's ProxyCommand", prog)
+	}
+	if r.code == 0 || !strings.Contains(r.stderr, "WR_REMOTE") {
+		t.Errorf("wr ls with WR_REMOTE starting with a dash: exit %d, stderr %q; want a refusal naming WR_REMOTE", r.code, r.stderr)
+	}
 }
