@@ -133,18 +133,35 @@ func (c countingSock) Read(b []byte) (int, error) {
 
 func (c countingSock) Write(b []byte) (int, error) { return c.rw.Write(b) }
 
+// ErrReplaced is why a client that got its link back does not attach: the
+// session of its name is not the one it was attached to.
+var ErrReplaced = errors.New("the session now called that is another one")
+
 // reconnectWhileLost attaches again while the relay ended as lost and may
 // reconnect, and returns the relay in use at the end, how it ended, and
 // the latest acceptance.
+//
+// It attaches by the session's name as it is now (renames followed), and
+// checks by its id that the session found is the same one: a session
+// killed while the link was down may have left its name to another. That
+// one is never shown nor typed into; the client ends, exit 1, saying so.
+// An error rather than the session's ending: how the first one ended is
+// not known, so no exit code of it can be passed on.
 func (r *relay) reconnectWhileLost(out outcome, req wire.Attach, acc wire.Attached) (*relay, outcome, wire.Attached) {
 	for out.lost && r.reconnecting() {
+		req.Name = *r.session.Load()
 		conn, acc2, o, ok := r.reconnect(req)
 		if !ok {
 			return r, o, acc
 		}
+		if acc.ID != "" && acc2.ID != "" && acc2.ID != acc.ID {
+			conn.Close() // detached before a byte of it is relayed
+			return r, outcome{code: 1, err: fmt.Errorf("%s is gone (%w)", shownName(r.opts.Socket, req.Name), ErrReplaced)}, acc
+		}
 		next := newRelay(conn, r.opts, r.isTerm, r.sigs)
 		next.term, next.cast = r.term, r.cast
 		next.name.Store(r.name.Load())
+		next.session.Store(r.session.Load())
 		// Whether this attach created the session is the first
 		// attach's to say (Run words a command that was not run).
 		acc2.Created = acc.Created

@@ -77,9 +77,11 @@ func Run(opts Options) (code int, err error) {
 	conn, accepted := o.conn, o.accepted
 	defer conn.Close()
 
+	session := accepted.Name
 	accepted.Name = shownName(opts.Socket, accepted.Name)
 	r := newRelay(conn, opts, isTerm, sigs)
 	r.name.Store(&accepted.Name)
+	r.session.Store(&session)
 	r.watchLink()
 	if opts.Record != nil {
 		if r.cast, err = startCast(opts.Record, req, accepted); err != nil {
@@ -350,8 +352,11 @@ type relay struct {
 	termMu sync.Mutex
 	term   *termState // what the session turned on in this terminal
 
-	// name is the session's name, which a rename changes (Renamed).
-	name atomic.Pointer[string]
+	// name is the session's name as the client's lines show it (HOST:NAME
+	// for a remote one, shownName), which a rename changes (Renamed);
+	// session is the bare name, which a reconnection attaches to.
+	name    atomic.Pointer[string]
+	session atomic.Pointer[string]
 	// cast records what the terminal is shown, when asked (Options.Record).
 	cast *Cast
 }
@@ -574,7 +579,9 @@ func (r *relay) readServer() {
 		case wire.TypeRenamed:
 			var rn wire.Renamed
 			if wire.Decode(f, &rn) == nil && rn.Name != "" {
-				r.name.Store(&rn.Name)
+				shown := shownName(r.opts.Socket, rn.Name)
+				r.session.Store(&rn.Name)
+				r.name.Store(&shown)
 			}
 		}
 	}

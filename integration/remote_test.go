@@ -343,6 +343,77 @@ func TestRemoteReconnectExitCode(t *testing.T) {
 	}
 }
 
+// A reconnection follows the session through a rename: it attaches by the
+// name the session has now, so another session that took the old name is
+// never shown, nor typed into.
+func TestRemoteReconnectAfterRename(t *testing.T) {
+	e := newEnv(t)
+	h := newSSHHost(t, e)
+	a := h.term(80, 24, "attach", "dev:old", "--", "sh")
+	a.send("echo up-$((6*7))\r")
+	a.expect("up-42")
+	h.mustWr("rename", "dev:old", "new")
+	// Output after the rename reaches the client after its Renamed frame.
+	a.send("echo renamed-$((6*7))\r")
+	a.expect("renamed-42")
+	h.mustWr("new", "-d", "dev:old", "--", "sh", "-c", "echo IMPOSTOR; exec sleep 1000")
+	e.eventually("the impostor's output", func() bool { return strings.Contains(h.mustWr("capture", "dev:old"), "IMPOSTOR") })
+	pid := sshChild(t, a.cmd.Process.Pid)
+	if pid == 0 {
+		t.Fatal("no ssh below the client")
+	}
+	_ = syscall.Kill(pid, syscall.SIGKILL)
+	a.expect("link to dev ")
+	a.expect("\x1b[2K") // the status line erased: reconnected
+	a.send("echo typed-$((6*7))\r")
+	a.expect("typed-42")
+	h.stableCaptureOf("dev:new", "typed-42")
+	if got := h.mustWr("capture", "dev:old"); strings.Contains(got, "typed") {
+		t.Fatalf("the keys reached the session that took the old name: %q", got)
+	}
+	if strings.Contains(string(a.output()), "IMPOSTOR") {
+		t.Fatal("the client showed the session that took the old name")
+	}
+	a.send("\x1c")
+	if code := a.wait(); code != 0 {
+		t.Fatalf("detach: exit %d", code)
+	}
+	a.expect("[detached from dev:new]")
+}
+
+// A session killed while its client's link was down, its name taken by
+// another: the client gets its link back but never attaches to the other
+// session; it says so and exits 1.
+func TestRemoteReconnectReplaced(t *testing.T) {
+	e := newEnv(t)
+	h := newSSHHost(t, e)
+	a := h.term(80, 24, "attach", "dev:k", "--", "sh")
+	a.send("echo up-$((6*7))\r")
+	a.expect("up-42")
+	h.stopListening(t)
+	h.signalSessions(syscall.SIGKILL)
+	a.expect("link to dev ")
+	dev := e.with("WR_SOCKET=" + h.sockets["dev"])
+	if r := e.wrIn("", dev, "kill", "k"); r.code != 0 {
+		t.Fatalf("kill k: exit %d, %q", r.code, r.stderr)
+	}
+	if r := e.wrIn("", dev, "new", "-d", "k", "--", "sh", "-c", "echo IMPOSTOR; exec sleep 1000"); r.code != 0 {
+		t.Fatalf("new k: exit %d, %q", r.code, r.stderr)
+	}
+	e.eventually("the impostor's output", func() bool { return strings.Contains(e.wrIn("", dev, "capture", "k").stdout, "IMPOSTOR") })
+	h.listen(t)
+	if code := a.wait(); code != 1 {
+		t.Fatalf("exit %d, want 1", code)
+	}
+	a.expect("wr: dev:k is gone (the session now called that is another one)")
+	if strings.Contains(string(a.output()), "IMPOSTOR") {
+		t.Fatal("the client showed the session that took the name")
+	}
+	if r := e.wrIn("", dev, "has", "k"); r.code != 0 {
+		t.Fatalf("the other session did not survive the refused attach: exit %d", r.code)
+	}
+}
+
 // A read-only remote client watches and never types, as a local one.
 func TestRemoteReadOnly(t *testing.T) {
 	e := newEnv(t)

@@ -88,7 +88,7 @@ func (s *server) serveAttach(conn *net.UnixConn, req wire.Attach) {
 	c.env = req.Env
 	c.inside = inside
 	go c.writeLoop(func() { ss.resync(c) })
-	res := ss.attach(c, wire.Attached{Name: ss.name(), ClientID: id, Created: created}, !created)
+	res := ss.attach(c, wire.Attached{Name: ss.name(), ClientID: id, Created: created, ID: ss.sessionID()}, !created)
 	if created {
 		ss.run()
 	}

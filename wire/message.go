@@ -201,6 +201,12 @@ type Attached struct {
 	// minor 3.
 	Cols int `json:"cols,omitempty"`
 	Rows int `json:"rows,omitempty"`
+	// ID is the session's WR_SESSION_ID, which a rename keeps and a new
+	// session of the same name does not share: a client that attaches
+	// again by name (a remote one after its link dropped) checks that it
+	// found the same session. Additive, within minor 4: an older server
+	// leaves it empty, and the client then cannot check.
+	ID string `json:"id,omitempty"`
 }
 
 // Renamed tells an attached client its session's new name.

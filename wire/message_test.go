@@ -197,6 +197,8 @@ var messages = []struct {
 		`{"name":"work","create":false,"cols":0,"rows":0,"config":{"cols":0,"rows":0},"detach_others":true,"record":true}`},
 	{wire.TypeAttached, &wire.Attached{Name: "work", ClientID: 5, Cols: 80, Rows: 24},
 		`{"name":"work","client_id":5,"created":false,"cols":80,"rows":24}`},
+	{wire.TypeAttached, &wire.Attached{Name: "work", ClientID: 5, ID: "a1b2"},
+		`{"name":"work","client_id":5,"created":false,"id":"a1b2"}`},
 }
 
 func TestMessageJSON(t *testing.T) {
