@@ -636,3 +636,38 @@ func TestUpgradeCheckReadsTheLockFile(t *testing.T) {
 		return err == nil && len(b) == 0
 	})
 }
+
+// TestUpgradeMidSequence: a client part way through an escape sequence or
+// a bracketed paste does not stop an upgrade; what its input classifier
+// held crosses, so the rest it sends after completes the sequence as one.
+// The sender is not the size's owner, so the server holds an unfinished
+// sequence back rather than passing it through.
+func TestUpgradeMidSequence(t *testing.T) {
+	for _, tt := range []struct {
+		name         string
+		before, seen string // sent before the upgrade, and what the program shows of it
+		after, want  string // sent after the upgrade, and what the program shows next
+	}{
+		{"an unfinished paste", "\x1b[200~hel", "^[[200~hel", "lo\x1b[201~", "lo^[[201~"},
+		{"an unfinished key", "key-\x1b[1;5", "key-", "A", "^[[1;5A"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			e := newEnv(t)
+			v1, v2 := wrVersion(t, "9.0.1"), wrVersion(t, "9.0.2")
+			e.mustBin(v1, "new", "-d", "s1", "--", "sh", "-c", "stty raw -echo; echo READY; exec cat -v")
+			own := e.termBin(v1, 80, 24, "attach", "s1")
+			own.expect("READY")
+			other := e.termBin(v1, 80, 24, "attach", "s1")
+			other.expect("READY")
+			own.send("own-")
+			own.expect("own-")
+			other.send(tt.before)
+			own.expect(tt.seen)
+			if r := e.runBin(v2, "server", "upgrade"); r.code != 0 {
+				t.Fatalf("wr server upgrade: exit %d, stderr %q", r.code, r.stderr)
+			}
+			other.send(tt.after)
+			own.expect(tt.want)
+		})
+	}
+}

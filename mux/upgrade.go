@@ -33,7 +33,10 @@ import (
 //  3. each attached client's input, between two frames as far as the
 //     session is concerned: the connection's read deadline stops its
 //     reader, which keeps the bytes of a partly read frame (wire.Reader's
-//     Pending), and a lone ESC or an unfinished sequence is waited out;
+//     Pending); then what its input classifier holds (an unfinished
+//     sequence, an open bracketed paste) is written down to cross, and a
+//     pending lone-ESC timer is stopped (the new server, or resume, starts
+//     it again);
 //  4. each client's writer, between two writes: what it had not written
 //     of a batch, and the queue, cross as bytes owed to the connection,
 //     so the stream stays frame-aligned (writeHeld).
@@ -66,7 +69,8 @@ type upgradeState struct {
 	gate atomic.Pointer[chan struct{}]
 
 	parkedMu sync.Mutex
-	parked   map[*client][]byte // clients whose input reader is held, with the bytes it had read
+	parked   map[*client][]byte          // clients whose input reader is held, with the bytes it had read
+	inputs   map[*client]classifierState // what each held client's classifier holds
 
 	// connMu guards the connections below. requests is every connection
 	// between its accept and the end of its request, or until it settles
@@ -232,6 +236,7 @@ func (s *server) quiesce() (*upgradeHold, error) {
 	h := &upgradeHold{}
 	s.up.parkedMu.Lock()
 	s.up.parked = map[*client][]byte{}
+	s.up.inputs = map[*client]classifierState{}
 	s.up.parkedMu.Unlock()
 	gate := make(chan struct{})
 	s.up.gate.Store(&gate)
@@ -303,7 +308,7 @@ func (s *server) quiesce() (*upgradeHold, error) {
 				s.up.parkedMu.Lock()
 				_, ok := s.up.parked[c]
 				s.up.parkedMu.Unlock()
-				if !ok || !c.inputSettled() {
+				if !ok {
 					waiting = fmt.Sprintf("client %d of session %s", c.id, ss.name())
 					break
 				}
@@ -316,6 +321,16 @@ func (s *server) quiesce() (*upgradeHold, error) {
 				return h, fmt.Errorf("the input of %s is not handled yet (is the program reading it?)", waiting)
 			}
 			time.Sleep(holdPoll)
+		}
+	}
+	for _, ss := range live {
+		ss.mu.Lock()
+		clients := append([]*client(nil), ss.order...)
+		ss.mu.Unlock()
+		for _, c := range clients {
+			if err := s.holdClassifier(ss, c, deadline); err != nil {
+				return h, err
+			}
 		}
 	}
 
@@ -382,15 +397,28 @@ func (ss *session) heldStill() bool {
 	return ss.reader == readIdle || ss.reader == readHeld || ss.reader == readDone
 }
 
-// inputSettled reports whether the client's classifier holds nothing back:
-// no lone ESC waiting for its timer, no sequence part way (a lone ESC is
-// one held back). A hand-off starts each client's classifier afresh. A
-// lone-ESC timer that already fired leaves escTimer set: it is not looked at.
-func (c *client) inputSettled() bool {
-	c.inMu.Lock()
+// holdClassifier writes down what the client's classifier holds, for the
+// hand-off, and stops its lone-ESC timer so that nothing changes it before
+// the exec. Its reader being held, only the timer takes inMu: one that
+// fired and waits for the program to take the ESC is waited for, up to
+// deadline.
+func (s *server) holdClassifier(ss *session, c *client, deadline time.Time) error {
+	for !c.inMu.TryLock() {
+		if time.Now().After(deadline) {
+			return fmt.Errorf("the input of client %d of session %s is not handled yet (is the program reading it?)", c.id, ss.name())
+		}
+		time.Sleep(holdPoll)
+	}
 	defer c.inMu.Unlock()
-	k := c.classifier
-	return len(k.seq) == 0 && !k.paste && k.x10Need == 0 && !k.strESC
+	c.escGen++
+	if c.escTimer != nil {
+		c.escTimer.Stop()
+		c.escTimer = nil
+	}
+	s.up.parkedMu.Lock()
+	s.up.inputs[c] = c.classifier.state()
+	s.up.parkedMu.Unlock()
+	return nil
 }
 
 func isClosed(ch chan struct{}) bool {
@@ -418,15 +446,28 @@ func (s *server) resume(h *upgradeHold) {
 	}
 	for _, ss := range h.sessions {
 		ss.mu.Lock()
-		for _, c := range ss.order {
+		clients := append([]*client(nil), ss.order...)
+		owner := ss.owner
+		for _, c := range clients {
 			_ = c.conn.SetReadDeadline(time.Time{})
 		}
 		ss.mu.Unlock()
+		// A lone ESC whose timer the hold stopped is timed again.
+		for _, c := range clients {
+			if c != owner {
+				c.inMu.Lock()
+				if c.escTimer == nil {
+					ss.armLoneESC(c)
+				}
+				c.inMu.Unlock()
+			}
+		}
 	}
 	_ = s.ln.SetDeadline(time.Time{})
 	g := s.up.gate.Swap(nil)
 	s.up.parkedMu.Lock()
 	s.up.parked = nil
+	s.up.inputs = nil
 	s.up.parkedMu.Unlock()
 	if g != nil {
 		close(*g)
