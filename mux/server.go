@@ -499,6 +499,7 @@ func (s *server) replyErr(conn net.Conn, code, format string, args ...any) {
 }
 
 func (s *server) dispatch(conn *net.UnixConn, f wire.Frame) {
+	s.up.doing(conn, fmt.Sprintf("a %s request is still under way", f.Type))
 	switch f.Type {
 	case wire.TypeAttach:
 		decodeThen(s, conn, f, s.serveAttach)

@@ -55,7 +55,8 @@ const (
 	holdWritersMax = time.Second
 	// A request under way when accepting stops (wr ls, an attach being
 	// registered) is let finish; one that takes longer than this (a
-	// large wr send) loses its connection at the exec.
+	// streaming wr send) refuses the upgrade: its connection is not
+	// handed over, and the rest of its request would be lost.
 	holdRequestsMax = time.Second
 	holdPoll        = 200 * time.Microsecond
 )
@@ -75,10 +76,10 @@ type upgradeState struct {
 	// connMu guards the connections below. requests is every connection
 	// between its accept and the end of its request, or until it settles
 	// into a state a hand-off carries (attached, waiting, the upgrade's
-	// own): an upgrade lets them finish before it holds anything.
-	// waiters is every wr wait waiting, with its session.
+	// own), with what it is doing: an upgrade lets them finish before it
+	// holds anything. waiters is every wr wait waiting, with its session.
 	connMu   sync.Mutex
-	requests map[*net.UnixConn]bool
+	requests map[*net.UnixConn]string
 	waiters  map[*net.UnixConn]*session
 }
 
@@ -87,9 +88,19 @@ func (u *upgradeState) begin(conn *net.UnixConn) {
 	u.connMu.Lock()
 	defer u.connMu.Unlock()
 	if u.requests == nil {
-		u.requests = map[*net.UnixConn]bool{}
+		u.requests = map[*net.UnixConn]string{}
 	}
-	u.requests[conn] = true
+	u.requests[conn] = "a connection is still in its handshake"
+}
+
+// doing records what a connection's request is, to name it if it
+// refuses an upgrade.
+func (u *upgradeState) doing(conn *net.UnixConn, what string) {
+	u.connMu.Lock()
+	defer u.connMu.Unlock()
+	if _, ok := u.requests[conn]; ok {
+		u.requests[conn] = what
+	}
 }
 
 // settle records that the connection's request is over, or that it is in
@@ -100,11 +111,18 @@ func (u *upgradeState) settle(conn *net.UnixConn) {
 	delete(u.requests, conn)
 }
 
-// pendingRequests counts the connections begin recorded and settle did not.
-func (u *upgradeState) pendingRequests() int {
+// pendingRequests counts the connections begin recorded and settle did
+// not, and names one of them.
+func (u *upgradeState) pendingRequests() (int, string) {
 	u.connMu.Lock()
 	defer u.connMu.Unlock()
-	return len(u.requests)
+	one := ""
+	for _, what := range u.requests {
+		if one == "" || what < one {
+			one = what
+		}
+	}
+	return len(u.requests), one
 }
 
 // waiting records a wr wait on ss; waited, its end.
@@ -242,10 +260,17 @@ func (s *server) quiesce() (*upgradeHold, error) {
 	s.up.gate.Store(&gate)
 	h.at = time.Now()
 	_ = s.ln.SetDeadline(h.at)
-	for deadline := time.Now().Add(holdRequestsMax); s.up.pendingRequests() > 0; {
-		if time.Now().After(deadline) {
-			s.logf("upgrade: %d requests under way lose their connection", s.up.pendingRequests())
+	for deadline := time.Now().Add(holdRequestsMax); ; {
+		n, what := s.up.pendingRequests()
+		if n == 0 {
 			break
+		}
+		if time.Now().After(deadline) {
+			// Its connection is not handed over: the exec would cut it.
+			if n > 1 {
+				what = fmt.Sprintf("%s (and %d more requests)", what, n-1)
+			}
+			return h, errors.New(what)
 		}
 		time.Sleep(holdPoll)
 	}
