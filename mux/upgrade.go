@@ -68,6 +68,12 @@ type upgradeState struct {
 	// accept loop, held readers of input and reaping wait on it. Stored
 	// before anything is held, cleared by resume once everything goes on.
 	gate atomic.Pointer[chan struct{}]
+	// readersHeld holds the PTY readers: set once the requests under way
+	// are over, so output flows while they finish.
+	readersHeld atomic.Bool
+	// acceptHeld is set by the accept loop once it stopped accepting:
+	// every connection it accepted has been counted (begin) by then.
+	acceptHeld atomic.Bool
 
 	parkedMu sync.Mutex
 	parked   map[*client][]byte          // clients whose input reader is held, with the bytes it had read
@@ -156,11 +162,16 @@ func (s *server) awaitUpgrade() {
 // reader returns. A session whose child has exited is not held: it drains
 // and ends, and the upgrade waits for that.
 func (ss *session) holdForUpgrade() bool {
-	if ss.srv.up.gate.Load() == nil || ss.exitedAt.Load() != 0 {
+	if !ss.srv.up.readersHeld.Load() || ss.exitedAt.Load() != 0 {
 		return false
 	}
 	ss.readMu.Lock()
 	defer ss.readMu.Unlock()
+	// Again under readMu: resume clears it before it looks for held
+	// readers to start.
+	if !ss.srv.up.readersHeld.Load() {
+		return false
+	}
 	ss.reader = readHeld
 	return true
 }
@@ -240,7 +251,7 @@ func unwritten(bufs net.Buffers, n int64) []byte {
 
 // upgradeHold is what quiesce held, for resume to undo.
 type upgradeHold struct {
-	at       time.Time // when the PTY readers were told to stop
+	at       time.Time // when the PTY readers were told to stop: output stands still from here
 	sessions []*session
 	clients  []*client  // every attached client whose input and writer are held
 	reaping  []*session // sessions whose reapMu is held, so no child is reaped before the exec
@@ -258,8 +269,14 @@ func (s *server) quiesce() (*upgradeHold, error) {
 	s.up.parkedMu.Unlock()
 	gate := make(chan struct{})
 	s.up.gate.Store(&gate)
-	h.at = time.Now()
-	_ = s.ln.SetDeadline(h.at)
+	s.up.acceptHeld.Store(false)
+	_ = s.ln.SetDeadline(time.Now())
+	for deadline := time.Now().Add(holdRequestsMax); !s.up.acceptHeld.Load(); {
+		if time.Now().After(deadline) {
+			return h, errors.New("the server did not stop accepting connections")
+		}
+		time.Sleep(holdPoll)
+	}
 	for deadline := time.Now().Add(holdRequestsMax); ; {
 		n, what := s.up.pendingRequests()
 		if n == 0 {
@@ -286,6 +303,8 @@ func (s *server) quiesce() (*upgradeHold, error) {
 	s.mu.Unlock()
 
 	// 2. The PTY readers, and sessions that are ending.
+	h.at = time.Now()
+	s.up.readersHeld.Store(true)
 	deadline := time.Now().Add(holdReadersMax)
 	for _, ss := range h.sessions {
 		for !ss.heldStill() {
@@ -489,6 +508,7 @@ func (s *server) resume(h *upgradeHold) {
 		}
 	}
 	_ = s.ln.SetDeadline(time.Time{})
+	s.up.readersHeld.Store(false)
 	g := s.up.gate.Swap(nil)
 	s.up.parkedMu.Lock()
 	s.up.parked = nil
