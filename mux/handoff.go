@@ -340,7 +340,7 @@ func (s *server) adopt(st *handoffState, conns *sync.WaitGroup) {
 	for _, hs := range st.Sessions {
 		ss, err := s.adoptSession(hs)
 		if err != nil {
-			s.logf("upgrade: session %s: %v", hs.Name, err)
+			s.dropSession(hs, err)
 			continue
 		}
 		s.sessions[hs.Name] = ss
@@ -422,6 +422,19 @@ func (s *server) adopt(st *handoffState, conns *sync.WaitGroup) {
 			Sessions: len(st.Sessions), Clients: clients, PauseMS: float64(pause.Microseconds()) / 1000,
 		})
 	}()
+}
+
+// dropSession lets go of a session that could not be adopted: its PTY
+// master is closed (its program is hung up on) and so are its clients'
+// connections, so they see the session gone rather than wait on it.
+func (s *server) dropSession(hs handoffSession, err error) {
+	s.logf("upgrade: session %s is lost, its PTY and %d clients closed: %v", hs.Name, len(hs.Clients), err)
+	if hs.MasterFD >= 0 {
+		_ = unix.Close(hs.MasterFD)
+	}
+	for _, hc := range hs.Clients {
+		_ = unix.Close(hc.FD)
+	}
 }
 
 // adoptSession makes a session of hs: its PTY and child (or, exited, its
