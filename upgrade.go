@@ -56,6 +56,8 @@ func upgradeFailed(socket string, err error) error {
 		return fail(1, "no server running on %s", socket)
 	case errors.As(err, &old):
 		return fail(1, "the server (version %s, protocol %d.%d) is too old to be upgraded in place; `wr server stop` ends it and its sessions", old.Server.Version, old.Server.Protocol, old.Server.Minor)
+	case errors.Is(err, attach.ErrUpgradeTimeout):
+		return fail(1, "the server did not answer the upgrade within 15 s; see %s.log, and `wr server status` for the version it runs", socket)
 	case errors.Is(err, attach.ErrUpgradeLost):
 		return fail(1, "the server exec'd the new binary but it did not take over (its sessions are lost; see %s.log): %v", socket, errors.Unwrap(err))
 	}
@@ -106,7 +108,7 @@ func autoUpgrade(c *cli.Context) error {
 	done, up, err := client.New(socket).UpgradeIfOlder(self)
 	var we *wire.Error
 	switch {
-	case errors.As(err, &we) || errors.Is(err, attach.ErrUpgradeLost):
+	case errors.As(err, &we) || errors.Is(err, attach.ErrUpgradeLost) || errors.Is(err, attach.ErrUpgradeTimeout):
 		fmt.Fprintf(os.Stderr, "wr: could not upgrade the older server to this wr (%s): %s\n", wire.Version, sentence(err))
 	case err != nil:
 	case done:

@@ -1,7 +1,9 @@
 package attach
 
 import (
+	"errors"
 	"fmt"
+	"os"
 	"time"
 
 	"wr/wire"
@@ -42,6 +44,9 @@ func (c *Conn) Upgrade(binary string) (wire.Upgraded, error) {
 		return up, fmt.Errorf("send %s: %w", wire.TypeUpgrade, err)
 	}
 	f, err := wire.ReadFrame(c.c)
+	if errors.Is(err, os.ErrDeadlineExceeded) {
+		return up, fmt.Errorf("%w: %w", ErrUpgradeTimeout, err)
+	}
 	if err != nil {
 		return up, fmt.Errorf("%w: %w", ErrUpgradeLost, err)
 	}
@@ -51,4 +56,9 @@ func (c *Conn) Upgrade(binary string) (wire.Upgraded, error) {
 // ErrUpgradeLost is returned by Upgrade when the connection closed
 // without an answer: the server exec'd the new binary, which did not take
 // over.
-var ErrUpgradeLost = fmt.Errorf("attach: the server closed the connection during the upgrade")
+var ErrUpgradeLost = errors.New("attach: the server closed the connection during the upgrade")
+
+// ErrUpgradeTimeout is returned by Upgrade when no answer came within
+// upgradeWait: the connection is still open, so nothing says the server
+// or its sessions are lost; the upgrade may yet finish, or have failed.
+var ErrUpgradeTimeout = fmt.Errorf("attach: the server did not answer the upgrade within %v", upgradeWait)

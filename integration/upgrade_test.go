@@ -636,3 +636,117 @@ func TestUpgradeCheckReadsTheLockFile(t *testing.T) {
 		return err == nil && len(b) == 0
 	})
 }
+
+// TestUpgradeMidSequence: a client part way through an escape sequence or
+// a bracketed paste does not stop an upgrade; what its input classifier
+// held crosses, so the rest it sends after completes the sequence as one.
+// The sender is not the size's owner, so the server holds an unfinished
+// sequence back rather than passing it through.
+func TestUpgradeMidSequence(t *testing.T) {
+	for _, tt := range []struct {
+		name         string
+		before, seen string // sent before the upgrade, and what the program shows of it
+		after, want  string // sent after the upgrade, and what the program shows next
+	}{
+		{"an unfinished paste", "\x1b[200~hel", "^[[200~hel", "lo\x1b[201~", "lo^[[201~"},
+		{"an unfinished key", "key-\x1b[1;5", "key-", "A", "^[[1;5A"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			e := newEnv(t)
+			v1, v2 := wrVersion(t, "9.0.1"), wrVersion(t, "9.0.2")
+			e.mustBin(v1, "new", "-d", "s1", "--", "sh", "-c", "stty raw -echo; echo READY; exec cat -v")
+			own := e.termBin(v1, 80, 24, "attach", "s1")
+			own.expect("READY")
+			other := e.termBin(v1, 80, 24, "attach", "s1")
+			other.expect("READY")
+			own.send("own-")
+			own.expect("own-")
+			other.send(tt.before)
+			own.expect(tt.seen)
+			if r := e.runBin(v2, "server", "upgrade"); r.code != 0 {
+				t.Fatalf("wr server upgrade: exit %d, stderr %q", r.code, r.stderr)
+			}
+			other.send(tt.after)
+			own.expect(tt.want)
+		})
+	}
+}
+
+// TestUpgradeRefusedDuringStreamingSend: a wr send - still streaming is
+// not handed over (its connection would be cut at the exec, and the rest
+// of its text lost), so the upgrade is refused, naming it; the old server
+// serves on and the send completes whole.
+func TestUpgradeRefusedDuringStreamingSend(t *testing.T) {
+	e := newEnv(t)
+	v1, v2 := wrVersion(t, "9.0.1"), wrVersion(t, "9.0.2")
+	got := filepath.Join(e.dir, "home", "got")
+	e.mustBin(v1, "new", "-d", "s1", "--", "sh", "-c", `stty -echo; exec cat > "$HOME/got"`)
+	pr, pw, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { pr.Close(); pw.Close() })
+	send := exec.Command(v1, "send", "--timeout", "0", "s1", "-")
+	send.Env, send.Dir, send.Stdin = e.vars, e.dir, pr
+	// A file, not a pipe: a process the send leaves (none should) cannot
+	// hold Wait up.
+	sendErr, err := os.Create(filepath.Join(e.dir, "send.err"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer sendErr.Close()
+	send.Stderr = sendErr
+	if err := send.Start(); err != nil {
+		t.Fatal(err)
+	}
+	sent := make(chan struct{})
+	var sendWait error
+	go func() { sendWait = send.Wait(); close(sent) }()
+	t.Cleanup(func() {
+		_ = send.Process.Kill()
+		<-sent
+	})
+	pr.Close()
+	waitFile := func(want string) {
+		t.Helper()
+		deadline := time.Now().Add(timeout)
+		for {
+			b, _ := os.ReadFile(got)
+			if string(b) == want {
+				return
+			}
+			if time.Now().After(deadline) {
+				t.Fatalf("the session took %q, want %q", b, want)
+			}
+			time.Sleep(20 * time.Millisecond)
+		}
+	}
+	if _, err := pw.WriteString("line 1\n"); err != nil {
+		t.Fatal(err)
+	}
+	waitFile("line 1\n")
+	r := e.runBin(v2, "server", "upgrade")
+	if r.code == 0 {
+		t.Fatalf("wr server upgrade succeeded while a send was streaming: %q", r.stdout)
+	}
+	if want := "a wr send is still streaming into session s1"; !strings.Contains(r.stderr, want) {
+		t.Errorf("the refusal %q does not say %q", r.stderr, want)
+	}
+	if v := e.statusOf(v1, "version"); v != "9.0.1" {
+		t.Errorf("the server is version %s after a refused upgrade, want 9.0.1", v)
+	}
+	if _, err := pw.WriteString("line 2\n"); err != nil {
+		t.Fatal(err)
+	}
+	pw.Close()
+	select {
+	case <-sent:
+		if err := sendWait; err != nil {
+			b, _ := os.ReadFile(sendErr.Name())
+			t.Fatalf("wr send: %v, stderr %q", err, b)
+		}
+	case <-time.After(timeout):
+		t.Fatal("wr send did not finish")
+	}
+	waitFile("line 1\nline 2\n")
+}

@@ -1,6 +1,9 @@
 package mux
 
 import (
+	"bytes"
+	"fmt"
+
 	"github.com/charmbracelet/x/ansi"
 	"github.com/charmbracelet/x/ansi/parser"
 )
@@ -417,4 +420,41 @@ func (c *inputClassifier) resolveESC() ([]byte, []segment) {
 		c.flush(inputAct, false)
 	}
 	return c.out, c.segs
+}
+
+// classifierState is what a classifier holds between two frames, written
+// down for a hand-off (handoff.go): the bytes of an unfinished sequence,
+// how many of them went out already, and whether a bracketed paste is
+// open. The parser's own state is not in it: the held bytes, fed again to
+// a fresh classifier, bring it back (restoreClassifier).
+type classifierState struct {
+	Seq      []byte `json:"seq,omitempty"`
+	SeqSent  int    `json:"seq_sent,omitempty"`
+	Paste    bool   `json:"paste,omitempty"`
+	PasteEnd int    `json:"paste_end,omitempty"`
+}
+
+// state writes down what c holds.
+func (c *inputClassifier) state() classifierState {
+	return classifierState{Seq: append([]byte(nil), c.seq...), SeqSent: c.seqSent, Paste: c.paste, PasteEnd: c.pasteEnd}
+}
+
+// restoreClassifier makes a classifier that holds what st says. The held
+// bytes are stepped through again, with nothing emitted: none of them
+// completes a sequence (it would not be held), so they leave the parser,
+// and the X10 and string-terminator states, where they were.
+func restoreClassifier(st classifierState) (*inputClassifier, error) {
+	c := newInputClassifier()
+	if st.SeqSent < 0 || st.SeqSent > len(st.Seq) || st.PasteEnd < 0 || st.PasteEnd >= len(pasteEnd) ||
+		(st.Paste && len(st.Seq) > 0) || (!st.Paste && st.PasteEnd != 0) {
+		return nil, fmt.Errorf("%w: an impossible input state %+v", ErrHandoff, st)
+	}
+	for _, b := range st.Seq {
+		c.step(b, false)
+	}
+	if len(c.out) != 0 || !bytes.Equal(c.seq, st.Seq) {
+		return nil, fmt.Errorf("%w: held input %q is not an unfinished sequence", ErrHandoff, st.Seq)
+	}
+	c.seqSent, c.paste, c.pasteEnd = st.SeqSent, st.Paste, st.PasteEnd
+	return c, nil
 }

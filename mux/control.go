@@ -197,6 +197,7 @@ func (s *server) handleSendStream(conn *net.UnixConn, req wire.SendStream) {
 	if ss == nil {
 		return
 	}
+	s.up.doing(conn, fmt.Sprintf("a wr send is still streaming into session %s", ss.name()))
 	op := newSendOp(ss, req.Size, req.TimeoutMS)
 	if !op.deadline.IsZero() {
 		_ = conn.SetReadDeadline(op.deadline)

@@ -123,6 +123,10 @@ type handoffClient struct {
 	// In is what was read from the connection and not handled: the start
 	// of the next frame, perhaps more.
 	In []byte `json:"in,omitempty"`
+	// Input is what its input classifier held: an unfinished sequence,
+	// an open bracketed paste. Nil from a server that did not write it
+	// down: the classifier starts afresh.
+	Input *classifierState `json:"input,omitempty"`
 }
 
 // handoffName is the state file's name in the socket directory.
@@ -222,6 +226,9 @@ func (s *server) handoffClientOf(c *client) handoffClient {
 	}
 	s.up.parkedMu.Lock()
 	hc.In = s.up.parked[c]
+	if in, ok := s.up.inputs[c]; ok {
+		hc.Input = &in
+	}
 	s.up.parkedMu.Unlock()
 	c.queueMu.Lock()
 	hc.Lagging = c.lagging
@@ -333,7 +340,7 @@ func (s *server) adopt(st *handoffState, conns *sync.WaitGroup) {
 	for _, hs := range st.Sessions {
 		ss, err := s.adoptSession(hs)
 		if err != nil {
-			s.logf("upgrade: session %s: %v", hs.Name, err)
+			s.dropSession(hs, err)
 			continue
 		}
 		s.sessions[hs.Name] = ss
@@ -350,6 +357,8 @@ func (s *server) adopt(st *handoffState, conns *sync.WaitGroup) {
 		go ss.readLoop()
 		ss.proc.NotifyExit(s.watcher, func() { go ss.waitLoop() })
 		ss.mu.Lock()
+		owner := ss.owner
+		clients := append([]*client(nil), ss.order...)
 		for _, c := range ss.order {
 			go c.writeLoop(func() { ss.resync(c) })
 			c.wakeWriter()
@@ -360,6 +369,15 @@ func (s *server) adopt(st *handoffState, conns *sync.WaitGroup) {
 			}()
 		}
 		ss.mu.Unlock()
+		// A lone ESC that crossed is timed afresh: with nothing after it,
+		// it was typed.
+		for _, c := range clients {
+			if c != owner {
+				c.inMu.Lock()
+				ss.armLoneESC(c)
+				c.inMu.Unlock()
+			}
+		}
 	}
 	for _, w := range st.Waiters {
 		wf := os.NewFile(uintptr(w.FD), "wr wait")
@@ -404,6 +422,19 @@ func (s *server) adopt(st *handoffState, conns *sync.WaitGroup) {
 			Sessions: len(st.Sessions), Clients: clients, PauseMS: float64(pause.Microseconds()) / 1000,
 		})
 	}()
+}
+
+// dropSession lets go of a session that could not be adopted: its PTY
+// master is closed (its program is hung up on) and so are its clients'
+// connections, so they see the session gone rather than wait on it.
+func (s *server) dropSession(hs handoffSession, err error) {
+	s.logf("upgrade: session %s is lost, its PTY and %d clients closed: %v", hs.Name, len(hs.Clients), err)
+	if hs.MasterFD >= 0 {
+		_ = unix.Close(hs.MasterFD)
+	}
+	for _, hc := range hs.Clients {
+		_ = unix.Close(hc.FD)
+	}
 }
 
 // adoptSession makes a session of hs: its PTY and child (or, exited, its
@@ -490,6 +521,13 @@ func (s *server) adoptClient(hc handoffClient) (*client, error) {
 	c.restoreAsk = restoreRequest{terminal: hc.Terminal, screenOnly: hc.ScreenOnly}
 	c.env, c.inside = hc.Env, hc.Inside
 	c.carriedIn = hc.In
+	if hc.Input != nil {
+		if k, err := restoreClassifier(*hc.Input); err != nil {
+			s.logf("upgrade: client %d's input starts afresh: %v", hc.ID, err)
+		} else {
+			c.classifier = k
+		}
+	}
 	c.lagging = hc.Lagging
 	if len(hc.Out) > 0 {
 		c.queue = []frame{{t: wire.TypeOutput, p: hc.Out, rest: true}}

@@ -35,18 +35,28 @@ func (ss *session) input(c *client, b []byte) error {
 	if err := ss.forward(c, out, segs); err != nil {
 		return err
 	}
-	if !owner && c.classifier.loneESC() {
-		gen := c.escGen
-		c.escTimer = time.AfterFunc(escWait, func() {
-			c.inMu.Lock()
-			defer c.inMu.Unlock()
-			if c.escGen == gen {
-				out, segs := c.classifier.resolveESC()
-				_ = ss.forward(c, out, segs)
-			}
-		})
+	if !owner {
+		ss.armLoneESC(c)
 	}
 	return nil
+}
+
+// armLoneESC starts the lone-ESC timer if the classifier holds a lone
+// ESC: with nothing after it in time, it was typed. Called with c.inMu
+// held.
+func (ss *session) armLoneESC(c *client) {
+	if !c.classifier.loneESC() {
+		return
+	}
+	gen := c.escGen
+	c.escTimer = time.AfterFunc(escWait, func() {
+		c.inMu.Lock()
+		defer c.inMu.Unlock()
+		if c.escGen == gen {
+			out, segs := c.classifier.resolveESC()
+			_ = ss.forward(c, out, segs)
+		}
+	})
 }
 
 // forward writes classified runs to the PTY in order. An acting run claims

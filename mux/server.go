@@ -208,6 +208,7 @@ func Run(opts Options) error {
 			default:
 			}
 			if ne, ok := err.(net.Error); ok && ne.Timeout() {
+				s.up.acceptHeld.Store(true)
 				s.awaitUpgrade() // an upgrade stopped accepting (upgrade.go)
 				continue
 			}
@@ -220,6 +221,9 @@ func Run(opts Options) error {
 			continue
 		}
 		fails.backoff = 0
+		// Counted here, not in its goroutine: an upgrade that stops
+		// accepting next must wait for it (upgrade.go).
+		s.up.begin(conn)
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
@@ -428,8 +432,8 @@ func (s *server) shutdownIfEmptyLocked() {
 // or an attached stream.
 func (s *server) serveConn(conn *net.UnixConn) {
 	defer conn.Close()
-	s.up.begin(conn) // an upgrade waits for the request (upgrade.go)
-	defer s.up.settle(conn)
+	defer s.up.settle(conn) // begun by the accept loop
+
 	if uid, err := peerUID(conn); err != nil || uid != os.Getuid() {
 		s.logf("refused a connection from uid %d (err %v)", uid, err)
 		s.reply(conn, wire.TypeRefused, wire.Refused{Message: "wr: connection refused: the server belongs to another user"})
@@ -499,6 +503,7 @@ func (s *server) replyErr(conn net.Conn, code, format string, args ...any) {
 }
 
 func (s *server) dispatch(conn *net.UnixConn, f wire.Frame) {
+	s.up.doing(conn, fmt.Sprintf("a %s request is still under way", f.Type))
 	switch f.Type {
 	case wire.TypeAttach:
 		decodeThen(s, conn, f, s.serveAttach)

@@ -33,7 +33,10 @@ import (
 //  3. each attached client's input, between two frames as far as the
 //     session is concerned: the connection's read deadline stops its
 //     reader, which keeps the bytes of a partly read frame (wire.Reader's
-//     Pending), and a lone ESC or an unfinished sequence is waited out;
+//     Pending); then what its input classifier holds (an unfinished
+//     sequence, an open bracketed paste) is written down to cross, and a
+//     pending lone-ESC timer is stopped (the new server, or resume, starts
+//     it again);
 //  4. each client's writer, between two writes: what it had not written
 //     of a batch, and the queue, cross as bytes owed to the connection,
 //     so the stream stays frame-aligned (writeHeld).
@@ -52,7 +55,8 @@ const (
 	holdWritersMax = time.Second
 	// A request under way when accepting stops (wr ls, an attach being
 	// registered) is let finish; one that takes longer than this (a
-	// large wr send) loses its connection at the exec.
+	// streaming wr send) refuses the upgrade: its connection is not
+	// handed over, and the rest of its request would be lost.
 	holdRequestsMax = time.Second
 	holdPoll        = 200 * time.Microsecond
 )
@@ -64,17 +68,24 @@ type upgradeState struct {
 	// accept loop, held readers of input and reaping wait on it. Stored
 	// before anything is held, cleared by resume once everything goes on.
 	gate atomic.Pointer[chan struct{}]
+	// readersHeld holds the PTY readers: set once the requests under way
+	// are over, so output flows while they finish.
+	readersHeld atomic.Bool
+	// acceptHeld is set by the accept loop once it stopped accepting:
+	// every connection it accepted has been counted (begin) by then.
+	acceptHeld atomic.Bool
 
 	parkedMu sync.Mutex
-	parked   map[*client][]byte // clients whose input reader is held, with the bytes it had read
+	parked   map[*client][]byte          // clients whose input reader is held, with the bytes it had read
+	inputs   map[*client]classifierState // what each held client's classifier holds
 
 	// connMu guards the connections below. requests is every connection
 	// between its accept and the end of its request, or until it settles
 	// into a state a hand-off carries (attached, waiting, the upgrade's
-	// own): an upgrade lets them finish before it holds anything.
-	// waiters is every wr wait waiting, with its session.
+	// own), with what it is doing: an upgrade lets them finish before it
+	// holds anything. waiters is every wr wait waiting, with its session.
 	connMu   sync.Mutex
-	requests map[*net.UnixConn]bool
+	requests map[*net.UnixConn]string
 	waiters  map[*net.UnixConn]*session
 }
 
@@ -83,9 +94,19 @@ func (u *upgradeState) begin(conn *net.UnixConn) {
 	u.connMu.Lock()
 	defer u.connMu.Unlock()
 	if u.requests == nil {
-		u.requests = map[*net.UnixConn]bool{}
+		u.requests = map[*net.UnixConn]string{}
 	}
-	u.requests[conn] = true
+	u.requests[conn] = "a connection is still in its handshake"
+}
+
+// doing records what a connection's request is, to name it if it
+// refuses an upgrade.
+func (u *upgradeState) doing(conn *net.UnixConn, what string) {
+	u.connMu.Lock()
+	defer u.connMu.Unlock()
+	if _, ok := u.requests[conn]; ok {
+		u.requests[conn] = what
+	}
 }
 
 // settle records that the connection's request is over, or that it is in
@@ -96,11 +117,18 @@ func (u *upgradeState) settle(conn *net.UnixConn) {
 	delete(u.requests, conn)
 }
 
-// pendingRequests counts the connections begin recorded and settle did not.
-func (u *upgradeState) pendingRequests() int {
+// pendingRequests counts the connections begin recorded and settle did
+// not, and names one of them.
+func (u *upgradeState) pendingRequests() (int, string) {
 	u.connMu.Lock()
 	defer u.connMu.Unlock()
-	return len(u.requests)
+	one := ""
+	for _, what := range u.requests {
+		if one == "" || what < one {
+			one = what
+		}
+	}
+	return len(u.requests), one
 }
 
 // waiting records a wr wait on ss; waited, its end.
@@ -134,11 +162,16 @@ func (s *server) awaitUpgrade() {
 // reader returns. A session whose child has exited is not held: it drains
 // and ends, and the upgrade waits for that.
 func (ss *session) holdForUpgrade() bool {
-	if ss.srv.up.gate.Load() == nil || ss.exitedAt.Load() != 0 {
+	if !ss.srv.up.readersHeld.Load() || ss.exitedAt.Load() != 0 {
 		return false
 	}
 	ss.readMu.Lock()
 	defer ss.readMu.Unlock()
+	// Again under readMu: resume clears it before it looks for held
+	// readers to start.
+	if !ss.srv.up.readersHeld.Load() {
+		return false
+	}
 	ss.reader = readHeld
 	return true
 }
@@ -218,7 +251,7 @@ func unwritten(bufs net.Buffers, n int64) []byte {
 
 // upgradeHold is what quiesce held, for resume to undo.
 type upgradeHold struct {
-	at       time.Time // when the PTY readers were told to stop
+	at       time.Time // when the PTY readers were told to stop: output stands still from here
 	sessions []*session
 	clients  []*client  // every attached client whose input and writer are held
 	reaping  []*session // sessions whose reapMu is held, so no child is reaped before the exec
@@ -232,15 +265,29 @@ func (s *server) quiesce() (*upgradeHold, error) {
 	h := &upgradeHold{}
 	s.up.parkedMu.Lock()
 	s.up.parked = map[*client][]byte{}
+	s.up.inputs = map[*client]classifierState{}
 	s.up.parkedMu.Unlock()
 	gate := make(chan struct{})
 	s.up.gate.Store(&gate)
-	h.at = time.Now()
-	_ = s.ln.SetDeadline(h.at)
-	for deadline := time.Now().Add(holdRequestsMax); s.up.pendingRequests() > 0; {
+	s.up.acceptHeld.Store(false)
+	_ = s.ln.SetDeadline(time.Now())
+	for deadline := time.Now().Add(holdRequestsMax); !s.up.acceptHeld.Load(); {
 		if time.Now().After(deadline) {
-			s.logf("upgrade: %d requests under way lose their connection", s.up.pendingRequests())
+			return h, errors.New("the server did not stop accepting connections")
+		}
+		time.Sleep(holdPoll)
+	}
+	for deadline := time.Now().Add(holdRequestsMax); ; {
+		n, what := s.up.pendingRequests()
+		if n == 0 {
 			break
+		}
+		if time.Now().After(deadline) {
+			// Its connection is not handed over: the exec would cut it.
+			if n > 1 {
+				what = fmt.Sprintf("%s (and %d more requests)", what, n-1)
+			}
+			return h, errors.New(what)
 		}
 		time.Sleep(holdPoll)
 	}
@@ -256,6 +303,8 @@ func (s *server) quiesce() (*upgradeHold, error) {
 	s.mu.Unlock()
 
 	// 2. The PTY readers, and sessions that are ending.
+	h.at = time.Now()
+	s.up.readersHeld.Store(true)
 	deadline := time.Now().Add(holdReadersMax)
 	for _, ss := range h.sessions {
 		for !ss.heldStill() {
@@ -303,7 +352,7 @@ func (s *server) quiesce() (*upgradeHold, error) {
 				s.up.parkedMu.Lock()
 				_, ok := s.up.parked[c]
 				s.up.parkedMu.Unlock()
-				if !ok || !c.inputSettled() {
+				if !ok {
 					waiting = fmt.Sprintf("client %d of session %s", c.id, ss.name())
 					break
 				}
@@ -316,6 +365,16 @@ func (s *server) quiesce() (*upgradeHold, error) {
 				return h, fmt.Errorf("the input of %s is not handled yet (is the program reading it?)", waiting)
 			}
 			time.Sleep(holdPoll)
+		}
+	}
+	for _, ss := range live {
+		ss.mu.Lock()
+		clients := append([]*client(nil), ss.order...)
+		ss.mu.Unlock()
+		for _, c := range clients {
+			if err := s.holdClassifier(ss, c, deadline); err != nil {
+				return h, err
+			}
 		}
 	}
 
@@ -382,15 +441,28 @@ func (ss *session) heldStill() bool {
 	return ss.reader == readIdle || ss.reader == readHeld || ss.reader == readDone
 }
 
-// inputSettled reports whether the client's classifier holds nothing back:
-// no lone ESC waiting for its timer, no sequence part way (a lone ESC is
-// one held back). A hand-off starts each client's classifier afresh. A
-// lone-ESC timer that already fired leaves escTimer set: it is not looked at.
-func (c *client) inputSettled() bool {
-	c.inMu.Lock()
+// holdClassifier writes down what the client's classifier holds, for the
+// hand-off, and stops its lone-ESC timer so that nothing changes it before
+// the exec. Its reader being held, only the timer takes inMu: one that
+// fired and waits for the program to take the ESC is waited for, up to
+// deadline.
+func (s *server) holdClassifier(ss *session, c *client, deadline time.Time) error {
+	for !c.inMu.TryLock() {
+		if time.Now().After(deadline) {
+			return fmt.Errorf("the input of client %d of session %s is not handled yet (is the program reading it?)", c.id, ss.name())
+		}
+		time.Sleep(holdPoll)
+	}
 	defer c.inMu.Unlock()
-	k := c.classifier
-	return len(k.seq) == 0 && !k.paste && k.x10Need == 0 && !k.strESC
+	c.escGen++
+	if c.escTimer != nil {
+		c.escTimer.Stop()
+		c.escTimer = nil
+	}
+	s.up.parkedMu.Lock()
+	s.up.inputs[c] = c.classifier.state()
+	s.up.parkedMu.Unlock()
+	return nil
 }
 
 func isClosed(ch chan struct{}) bool {
@@ -418,15 +490,29 @@ func (s *server) resume(h *upgradeHold) {
 	}
 	for _, ss := range h.sessions {
 		ss.mu.Lock()
-		for _, c := range ss.order {
+		clients := append([]*client(nil), ss.order...)
+		owner := ss.owner
+		for _, c := range clients {
 			_ = c.conn.SetReadDeadline(time.Time{})
 		}
 		ss.mu.Unlock()
+		// A lone ESC whose timer the hold stopped is timed again.
+		for _, c := range clients {
+			if c != owner {
+				c.inMu.Lock()
+				if c.escTimer == nil {
+					ss.armLoneESC(c)
+				}
+				c.inMu.Unlock()
+			}
+		}
 	}
 	_ = s.ln.SetDeadline(time.Time{})
+	s.up.readersHeld.Store(false)
 	g := s.up.gate.Swap(nil)
 	s.up.parkedMu.Lock()
 	s.up.parked = nil
+	s.up.inputs = nil
 	s.up.parkedMu.Unlock()
 	if g != nil {
 		close(*g)

@@ -2,7 +2,10 @@ package mux
 
 import (
 	"bytes"
+	"encoding/json"
+	"errors"
 	"net"
+	"reflect"
 	"testing"
 )
 
@@ -18,45 +21,70 @@ func TestUnwritten(t *testing.T) {
 	}
 }
 
-// A hand-off starts each classifier afresh, so it waits while one holds
-// anything back: a lone ESC until its timer resolves it, a sequence part
-// way; never for one that is at rest, whatever it saw before.
-func TestInputSettled(t *testing.T) {
+// What a classifier holds crosses a hand-off: a classifier restored from
+// its state reads the rest of the input as the one it came from would.
+func TestClassifierStateCrosses(t *testing.T) {
 	for _, tt := range []struct {
-		name  string
-		input []string
-		owner bool
-		want  bool
+		name   string
+		before []string
+		owner  bool
+		after  string
 	}{
-		{"nothing yet", nil, false, true},
-		{"a keystroke", []string{"a"}, false, true},
-		{"a lone ESC", []string{"\x1b"}, false, false},
-		{"a CSI part way", []string{"\x1b["}, false, false},
-		{"a CSI part way from the owner", []string{"\x1b[1"}, true, false},
-		{"a CSI finished over two frames", []string{"\x1b[", "A"}, false, true},
-		{"a report", []string{"\x1b[12;4R"}, false, true},
-		{"an OSC part way", []string{"\x1b]11;rgb:0000/0000"}, false, false},
-		{"a paste part way", []string{"\x1b[200~hello"}, false, false},
-		{"a paste ended", []string{"\x1b[200~hello\x1b[201~"}, false, true},
+		{"nothing yet", nil, false, "abc"},
+		{"a lone ESC", []string{"\x1b"}, false, "[A"},
+		{"a CSI part way", []string{"\x1b["}, false, "12;4R"},
+		{"a CSI part way from the owner", []string{"\x1b[1"}, true, ";5A"},
+		{"a C0 inside a CSI", []string{"\x1b[2\x08"}, false, "C"},
+		{"an OSC part way", []string{"\x1b]11;rgb:0000/0000"}, false, "\x1b\\x"},
+		{"an OSC ended by ESC", []string{"\x1b]11;rgb:0000/0000\x1b"}, false, "\\x"},
+		{"an X10 mouse part way", []string{"\x1b[M "}, false, "!!x"},
+		{"a paste part way", []string{"\x1b[200~hello"}, false, "lo\x1b[201~\x1b[12;4R"},
+		{"a paste's end part way", []string{"\x1b[200~hel\x1b[20"}, false, "1~\x1b[12;4R"},
+		{"UTF-8 part way", []string{"\xc3"}, false, "\xa9"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			c := newClient(1, nil, false, 80, 24)
-			for _, in := range tt.input {
-				c.classifier.classify([]byte(in), tt.owner)
+			a := newInputClassifier()
+			for _, in := range tt.before {
+				a.classify([]byte(in), tt.owner)
 			}
-			if got := c.inputSettled(); got != tt.want {
-				t.Errorf("settled after %q: %v, want %v", tt.input, got, tt.want)
+			js, err := json.Marshal(a.state())
+			if err != nil {
+				t.Fatal(err)
+			}
+			var st classifierState
+			if err := json.Unmarshal(js, &st); err != nil {
+				t.Fatal(err)
+			}
+			b, err := restoreClassifier(st)
+			if err != nil {
+				t.Fatalf("restore %s: %v", js, err)
+			}
+			wantOut, wantSegs := a.classify([]byte(tt.after), false)
+			gotOut, gotSegs := b.classify([]byte(tt.after), false)
+			if !bytes.Equal(gotOut, wantOut) || !reflect.DeepEqual(gotSegs, wantSegs) {
+				t.Errorf("after the state %s, %q reads as %q %v, want %q %v", js, tt.after, gotOut, gotSegs, wantOut, wantSegs)
+			}
+			if !reflect.DeepEqual(b.state(), a.state()) {
+				t.Errorf("state %+v, want %+v", b.state(), a.state())
 			}
 		})
 	}
 }
 
-// A lone ESC resolved by its timer leaves the classifier at rest.
-func TestInputSettledAfterLoneESC(t *testing.T) {
-	c := newClient(1, nil, false, 80, 24)
-	c.classifier.classify([]byte("\x1b"), false)
-	c.classifier.resolveESC()
-	if !c.inputSettled() {
-		t.Error("not settled after the lone ESC was resolved")
+// A state no classifier reaches is refused, not half taken.
+func TestClassifierStateRefused(t *testing.T) {
+	for _, tt := range []struct {
+		name string
+		st   classifierState
+	}{
+		{"a finished sequence", classifierState{Seq: []byte("\x1b[A")}},
+		{"more sent than held", classifierState{Seq: []byte("\x1b["), SeqSent: 3}},
+		{"a paste end past its length", classifierState{Paste: true, PasteEnd: 6}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			if _, err := restoreClassifier(tt.st); !errors.Is(err, ErrHandoff) {
+				t.Errorf("restore %+v: %v, want ErrHandoff", tt.st, err)
+			}
+		})
 	}
 }
