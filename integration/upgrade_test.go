@@ -144,7 +144,9 @@ func counterRun(t *testing.T, out []byte, from int) (int, int) {
 func TestUpgradeKeepsSessions(t *testing.T) {
 	e := newEnv(t)
 	v1, v2 := wrVersion(t, "9.0.1"), wrVersion(t, "9.0.2")
-	shells := []string{"s1", "s2", "s3", "s4"}
+	// Ten sessions in all: eight shells, a counter and a
+	// finished one.
+	shells := []string{"s1", "s2", "s3", "s4", "s5", "s6", "s7", "s8"}
 	for _, name := range shells {
 		e.mustBin(v1, "new", "-d", name)
 	}
