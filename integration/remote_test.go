@@ -288,9 +288,7 @@ func TestRemoteReconnectGiveUp(t *testing.T) {
 	a := h.term(80, 24, "attach", "dev:g", "--", "sh")
 	a.send("echo up-$((6*7))\r")
 	a.expect("up-42")
-	h.stopListening(t)
-	h.signalSessions(syscall.SIGKILL)
-	a.expect("link to dev ")
+	h.dropLink(t, a)
 	a.send("abc")
 	a.expect("3 typed bytes dropped")
 	a.send("\x1c")
@@ -313,9 +311,7 @@ func TestRemoteReconnectLimit(t *testing.T) {
 	a := h.term(80, 24, "attach", "--reconnect", "3s", "dev:l", "--", "sh")
 	a.send("echo up-$((6*7))\r")
 	a.expect("up-42")
-	h.stopListening(t)
-	h.signalSessions(syscall.SIGKILL)
-	a.expect("link to dev ")
+	h.dropLink(t, a)
 	if code := a.wait(); code != 1 {
 		t.Fatalf("after --reconnect 3s without a link: exit %d, want 1", code)
 	}
@@ -333,9 +329,7 @@ func TestRemoteReconnectExitCode(t *testing.T) {
 	a := h.term(80, 24, "attach", "dev:x", "--", "sh")
 	a.send("echo up-$((6*7))\r")
 	a.expect("up-42")
-	h.stopListening(t)
-	h.signalSessions(syscall.SIGKILL)
-	a.expect("link to dev ")
+	h.dropLink(t, a)
 	e.wrIn("", e.with("WR_SOCKET="+h.sockets["dev"]), "send", "x", "--enter", "exit 9")
 	h.listen(t)
 	if code := a.wait(); code != 9 {
@@ -390,9 +384,7 @@ func TestRemoteReconnectReplaced(t *testing.T) {
 	a := h.term(80, 24, "attach", "dev:k", "--", "sh")
 	a.send("echo up-$((6*7))\r")
 	a.expect("up-42")
-	h.stopListening(t)
-	h.signalSessions(syscall.SIGKILL)
-	a.expect("link to dev ")
+	h.dropLink(t, a)
 	dev := e.with("WR_SOCKET=" + h.sockets["dev"])
 	if r := e.wrIn("", dev, "kill", "k"); r.code != 0 {
 		t.Fatalf("kill k: exit %d, %q", r.code, r.stderr)

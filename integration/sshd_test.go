@@ -256,6 +256,16 @@ func writeFile(t *testing.T, path, text string, mode os.FileMode) {
 	}
 }
 
+// dropLink takes the link of client a down and keeps it down: sshd stops
+// listening and the session it served is killed; it returns once a says
+// it is reconnecting. h.listen brings the link back.
+func (h *sshHost) dropLink(t *testing.T, a *term) {
+	t.Helper()
+	h.stopListening(t)
+	h.signalSessions(syscall.SIGKILL)
+	a.expect("link to dev ")
+}
+
 // signalSessions sends sig to the processes sshd forked for connections,
 // not to what those run.
 func (h *sshHost) signalSessions(sig syscall.Signal) []int {

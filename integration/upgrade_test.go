@@ -102,6 +102,22 @@ func (e *env) statusOf(bin, field string) string {
 	return ""
 }
 
+// servedBy checks, after what happened (after), that the server answering
+// bin runs version and is still process pid, and that no hand-off state is
+// left in the socket directory.
+func (e *env) servedBy(bin, version, pid, after string) {
+	e.t.Helper()
+	if got := e.statusOf(bin, "version"); got != version {
+		e.t.Errorf("version after %s: %s, want %s", after, got, version)
+	}
+	if got := e.statusOf(bin, "pid"); got != pid {
+		e.t.Errorf("server pid after %s: %s, want %s", after, got, pid)
+	}
+	if left := e.handoffLeft(); len(left) > 0 {
+		e.t.Errorf("hand-off state left in the socket directory after %s: %v", after, left)
+	}
+}
+
 // handoffLeft lists hand-off state files in the socket directory.
 func (e *env) handoffLeft() []string {
 	ents, _ := os.ReadDir(filepath.Dir(e.socket))
@@ -206,15 +222,7 @@ func TestUpgradeKeepsSessions(t *testing.T) {
 		t.Errorf("wr server upgrade printed %q", r.stdout)
 	}
 
-	if got := e.statusOf(v2, "version"); got != "9.0.2" {
-		t.Errorf("version after the upgrade: %s, want 9.0.2", got)
-	}
-	if got := e.statusOf(v2, "pid"); got != pid {
-		t.Errorf("server pid after the upgrade: %s, want %s", got, pid)
-	}
-	if left := e.handoffLeft(); len(left) > 0 {
-		t.Errorf("hand-off state left in the socket directory: %v", left)
-	}
+	e.servedBy(v2, "9.0.2", pid, "the upgrade")
 	for name, before := range captures {
 		if after := e.mustBin(v2, "capture", "--ansi", "--scrollback", name); after != before {
 			t.Errorf("capture of %s changed across the upgrade:\nbefore %q\nafter  %q", name, before, after)
@@ -297,15 +305,7 @@ func TestUpgradeRefusesBrokenBinary(t *testing.T) {
 			if r.code != 1 || !strings.Contains(r.stderr, tt.says) {
 				t.Errorf("upgrade to %s: exit %d, stderr %q; want 1 and %q", tt.binary, r.code, r.stderr, tt.says)
 			}
-			if got := e.statusOf(v1, "version"); got != "9.0.1" {
-				t.Errorf("version after a refused upgrade: %s", got)
-			}
-			if got := e.statusOf(v1, "pid"); got != pid {
-				t.Errorf("pid after a refused upgrade: %s, want %s", got, pid)
-			}
-			if left := e.handoffLeft(); len(left) > 0 {
-				t.Errorf("hand-off state left behind: %v", left)
-			}
+			e.servedBy(v1, "9.0.1", pid, "a refused upgrade ("+tt.name+")")
 			tm.run("echo still-here")
 		})
 	}
@@ -512,15 +512,7 @@ func TestUpgradeFailedExecServesOn(t *testing.T) {
 	if r.code != 1 || !strings.Contains(r.stderr, "serves on") || !strings.Contains(r.stderr, "exec") {
 		t.Fatalf("upgrade to a binary that vanished: exit %d, stderr %q; want 1 and why", r.code, r.stderr)
 	}
-	if got := e.statusOf(v1, "version"); got != "9.0.1" {
-		t.Errorf("version after a failed exec: %s", got)
-	}
-	if got := e.statusOf(v1, "pid"); got != pid {
-		t.Errorf("pid after a failed exec: %s, want %s", got, pid)
-	}
-	if left := e.handoffLeft(); len(left) > 0 {
-		t.Errorf("hand-off state left behind: %v", left)
-	}
+	e.servedBy(v1, "9.0.1", pid, "a failed exec")
 	e.eventually("the counter to run on", func() bool {
 		n, _ := counterRun(t, watcher.output(), mark)
 		return n > 200
