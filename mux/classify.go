@@ -82,6 +82,11 @@ type inputClassifier struct {
 	doneKind inputKind
 	executed bool
 
+	// acted reports that the last classify or resolveESC found a person
+	// acting (a key, a click, a paste), the owner's input included: the
+	// server's sign that someone is typing (typing.go).
+	acted bool
+
 	out  []byte
 	segs []segment
 }
@@ -194,7 +199,7 @@ func classifyMouseButton(b int) inputKind {
 // sequence whose start went out that way goes out the same way (see
 // flush): half a report dropped would leave the application half of one.
 func (c *inputClassifier) classify(b []byte, passthrough bool) ([]byte, []segment) {
-	c.out, c.segs = c.out[:0], c.segs[:0]
+	c.out, c.segs, c.acted = c.out[:0], c.segs[:0], false
 	if passthrough {
 		if len(c.seq) > c.seqSent {
 			c.emit(inputOwner, c.seq[c.seqSent:])
@@ -206,6 +211,7 @@ func (c *inputClassifier) classify(b []byte, passthrough bool) ([]byte, []segmen
 		// Fast path: printable ASCII in the ground state is a keystroke and
 		// leaves the parser where it is.
 		if j := c.plainRun(b[i:]); j > 0 {
+			c.acted = true
 			if !passthrough {
 				c.emit(inputAct, b[i:i+j])
 			}
@@ -366,6 +372,9 @@ func (c *inputClassifier) checkCaps(passthrough bool) {
 
 // flush ends the held sequence as one run of kind k.
 func (c *inputClassifier) flush(k inputKind, passthrough bool) {
+	if k == inputAct && len(c.seq) > 0 {
+		c.acted = true
+	}
 	if !passthrough && len(c.seq) > c.seqSent {
 		if c.seqSent > 0 {
 			k = inputOwner // its start already went through as the owner's
@@ -414,7 +423,7 @@ func (c *inputClassifier) loneESC() bool {
 // resolveESC settles what loneESC held when nothing followed in time: it
 // was typed.
 func (c *inputClassifier) resolveESC() ([]byte, []segment) {
-	c.out, c.segs = c.out[:0], c.segs[:0]
+	c.out, c.segs, c.acted = c.out[:0], c.segs[:0], false
 	if c.loneESC() {
 		c.p.Reset()
 		c.flush(inputAct, false)

@@ -174,7 +174,8 @@ func colourChunk() []byte {
 // when the runtime next polls the network, 10 ms later; and it keeps doing
 // so while a restore waits for it (a batch of hostile output can take a
 // second). The clock here says a feedSlice passes between two looks at it,
-// so the feeder must park at every yield point: once per 4 KiB drawn.
+// so the feeder must park at every yield point: once per yieldEvery bytes
+// drawn.
 // BenchmarkFeederLetsOthersRun measures the wait itself.
 func TestFeederYieldsWhileDrawing(t *testing.T) {
 	var mu sync.Mutex
@@ -205,8 +206,8 @@ func TestFeederYieldsWhileDrawing(t *testing.T) {
 	mu.Unlock()
 	waitFed(t, m)
 	<-restored
-	if got, want := parks.Load(), int64(total/(4<<10))*9/10; got < want {
-		t.Fatalf("drawing %d KiB of coloured text parked %d times, want at least %d (about once per 4 KiB)", total>>10, got, want)
+	if got, want := parks.Load(), int64(total/yieldEvery)*9/10; got < want {
+		t.Fatalf("drawing %d KiB of coloured text parked %d times, want at least %d (about once per %d bytes)", total>>10, got, want, yieldEvery)
 	}
 	mu.Lock()
 	m.stopLocked()

@@ -463,6 +463,7 @@ func (s *server) adoptSession(hs handoffSession) (*session, error) {
 		func() bool { return ss.answerers.Load() == 0 },
 		func(p []byte) { _ = ss.writePTY(p) })
 	ss.model.dropped = ss.killed.Load
+	ss.model.typing, ss.model.self = &ss.srv.typing, ss
 	_, _ = ss.model.scr.Write(hs.Screen)
 	pushed := ss.model.scr.ScrolledOff()
 	for _, sh := range hs.Shown {

@@ -32,6 +32,9 @@ func (ss *session) input(c *client, b []byte) error {
 	// The owner's input is never held back: nothing it sends needs
 	// deciding, so it passes straight through.
 	out, segs := c.classifier.classify(b, owner)
+	if c.classifier.acted {
+		ss.srv.typing.acted(ss)
+	}
 	if err := ss.forward(c, out, segs); err != nil {
 		return err
 	}
@@ -54,6 +57,9 @@ func (ss *session) armLoneESC(c *client) {
 		defer c.inMu.Unlock()
 		if c.escGen == gen {
 			out, segs := c.classifier.resolveESC()
+			if c.classifier.acted {
+				ss.srv.typing.acted(ss)
+			}
 			_ = ss.forward(c, out, segs)
 		}
 	})

@@ -75,6 +75,13 @@ type model struct {
 	answer     func(p []byte) // writes the model's answers to the PTY; called by the feeder with no lock held
 	replies    []byte         // guarded by mu
 
+	// typing and self, when set, put a burst's drawing on a short lead
+	// while a person types in another session (typing.go); pace is that
+	// lead's, guarded by mu.
+	typing *typist
+	self   *session
+	pace   floodPace
+
 	clock feedClock // the pacing's time; tests drive it by hand
 }
 
@@ -134,12 +141,19 @@ func newModel(cols, rows, scrollback int, sessionMu *sync.Mutex, unattended func
 	// lockCaughtUp's own drawing of a backlog yields too (it holds no lock
 	// the other sessions need, and its own session's reader is held back
 	// anyway).
-	m.scr.SetYield(4<<10, func() {
+	m.scr.SetYield(yieldEvery, func() {
 		if m.isDropped() {
 			// Killed: the rest of the batch is never drawn (applyLocked).
 			panic(errDropped)
 		}
-		if (m.catching || m.yielding) && m.clock.now().Sub(m.yielded) >= feedSlice {
+		if !m.catching && !m.yielding {
+			return
+		}
+		if m.pace.step(m.typing, m.self, m.clock.now, m.clock.sleep) {
+			m.yielded = m.clock.now() // its own pauses are the lead's
+			return
+		}
+		if m.clock.now().Sub(m.yielded) >= feedSlice {
 			m.clock.sleep(feedPause)
 			m.yielded = m.clock.now()
 		}
@@ -161,6 +175,11 @@ func newModel(cols, rows, scrollback int, sessionMu *sync.Mutex, unattended func
 // large batch of plain text that scrolls away (screen.WriteBatch). What has
 // not been applied yet is applied on demand by whoever needs the screen
 // (lockModel).
+// yieldEvery is how many bytes of output the model draws between two looks
+// at the clock: a few microseconds of most output, and under 200 of the
+// dearest (REP of 3,000 cells a sequence), so a pause is never much late.
+const yieldEvery = 128
+
 const (
 	feedSlice = 500 * time.Microsecond
 	feedPause = 50 * time.Microsecond

@@ -85,7 +85,12 @@ func (ss *session) readLoop() {
 		arena, off, born = make([]byte, next), 0, time.Now()
 		return arena[:min(readChunk, len(arena))]
 	}
+	var pace floodPace
 	for {
+		if burst {
+			// A person typing in another session comes first (typing.go).
+			pace.step(&ss.srv.typing, ss, time.Now, time.Sleep)
+		}
 		if ss.holdForUpgrade() { // upgrade.go
 			return
 		}

@@ -71,6 +71,7 @@ type server struct {
 	watcher   *ptyproc.Watcher // waits for the output of quiet sessions and for every exit
 
 	output  atomic.Int64   // bytes read from every PTY, for release
+	typing  typist         // a person's last keystroke, which floods elsewhere give way to
 	release memoryRelease  // its own mu, taken alone
 	sweeps  sync.WaitGroup // kills in progress: Run returns only after them
 
@@ -560,7 +561,8 @@ func (s *server) status() wire.ServerStatus {
 	return wire.ServerStatus{
 		PID: os.Getpid(), Version: wire.Version, Uptime: time.Since(s.started).Seconds(),
 		Sessions: n, Socket: s.socket, Goroutines: runtime.NumGoroutine(),
-		HeapKiB: int((ms.HeapSys - ms.HeapReleased) >> 10),
+		HeapKiB:     int((ms.HeapSys - ms.HeapReleased) >> 10),
+		FloodPauses: s.typing.pauses.Load(),
 	}
 }
 

@@ -82,6 +82,7 @@ func (s *server) startSession(name string, cfg wire.SessionConfig) (*session, er
 		func() bool { return ss.answerers.Load() == 0 },
 		func(p []byte) { _ = ss.writePTY(p) })
 	ss.model.dropped = ss.killed.Load
+	ss.model.typing, ss.model.self = &ss.srv.typing, ss
 	// The creating client acted first: its variables, and its agent.
 	ss.env = wire.RefreshedEnv(wire.LookupIn(cfg.Env))
 	ss.pointAgentLocked(ss.env["SSH_AUTH_SOCK"])

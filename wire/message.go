@@ -384,6 +384,9 @@ type ServerStatus struct {
 	// HeapKiB is the heap memory the server holds from the system, freed
 	// or not: what stays resident after a burst until it is handed back.
 	HeapKiB int `json:"heap_kib"`
+	// FloodPauses counts the pauses sessions pouring output took while a
+	// person typed in another session (mux/typing.go).
+	FloodPauses int64 `json:"flood_pauses"`
 }
 
 // OK is a request that succeeded. Names lists what it acted on, if

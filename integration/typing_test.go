@@ -1,0 +1,49 @@
+//go:build linux
+
+package integration
+
+import (
+	"testing"
+)
+
+// A session pouring output gives way to a person typing in another
+// session: its reader and feeder pause (counted by wr server status as
+// flood-pauses), while every keystroke's echo still arrives; typing into
+// the flood's own session never slows it; and the flood goes on once the
+// typing is done. What the pauses buy, the echo under the flood, is
+// measured by BenchmarkEchoUnderLoad and BenchmarkHostile.
+func TestFloodGivesWayToTyping(t *testing.T) {
+	e := newEnv(t)
+	e.mustWr("new", "-d", "flood", "--", "yes")
+	e.mustWr("new", "-d", "quiet", "--", "sh", "-c", "stty raw -echo; echo READY-$((6*7)); exec cat")
+	flood := startSink(t, e.vars, 80, 24, wrBin, "attach", "flood")
+	quiet, ready := startSinkWatching(t, "READY-42", e.vars, 80, 24, wrBin, "attach", "quiet")
+	waitFor(t, ready, "the quiet session")
+
+	// Keys typed into the flood itself, each while it pours (64 KiB more
+	// reach its client after the key): the flood takes no pause.
+	for i := 0; i < 30; i++ {
+		n := flood.n.Load()
+		flood.send(t, "k")
+		e.eventually("the flood's output", func() bool { return flood.n.Load() > n+64<<10 })
+	}
+	if p := e.status("flood-pauses"); p != 0 {
+		t.Fatalf("typing into the flood's own session paused it %d times", p)
+	}
+
+	// Keys typed into the quiet session: the flood pauses, and each echo
+	// arrives.
+	keys := 0
+	e.eventually("the flood to pause for typing in another session", func() bool {
+		c := string(rune('a' + keys%26))
+		keys++
+		hit := quiet.watch(c)
+		quiet.send(t, c)
+		waitFor(t, hit, "the echo of "+c)
+		return e.status("flood-pauses") > 0
+	})
+
+	// Typing over, the flood goes on.
+	n := flood.n.Load()
+	e.eventually("the flood to go on after the typing", func() bool { return flood.n.Load() > n+1<<20 })
+}

@@ -1,0 +1,113 @@
+package mux
+
+import (
+	"sync"
+	"testing"
+	"time"
+)
+
+func TestTypistElsewhere(t *testing.T) {
+	a, b := &session{}, &session{}
+	cases := []struct {
+		name string
+		act  *session      // who acted; nil: nobody yet
+		ago  time.Duration // how long ago
+		ask  *session
+		want bool
+	}{
+		{"nobody typed", nil, 0, a, false},
+		{"typed in the asking session", a, 0, a, false},
+		{"typed in another session", a, 0, b, true},
+		{"typed in another session just inside the window", a, typingWindow - 50*time.Millisecond, b, true},
+		{"typed in another session before the window", a, typingWindow + time.Millisecond, b, false},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			var ty typist
+			if c.act != nil {
+				ty.acted(c.act)
+				ty.at.Add(-int64(c.ago))
+			}
+			if got := ty.elsewhere(c.ask); got != c.want {
+				t.Fatalf("elsewhere = %v, want %v", got, c.want)
+			}
+		})
+	}
+}
+
+// A worker on a lead runs floodSlice, then sleeps floodPause, and so on;
+// typing in its own session, or nobody typing, never stops it.
+func TestFloodPaceStep(t *testing.T) {
+	a, b := &session{}, &session{}
+	var now time.Time
+	clock := func() time.Time { return now }
+	var slept []time.Duration
+	sleep := func(d time.Duration) { slept = append(slept, d); now = now.Add(d) }
+
+	var ty typist
+	var p floodPace
+	step := func(what string, wantLed bool, wantSlept int) {
+		t.Helper()
+		if led := p.step(&ty, a, clock, sleep); led != wantLed || len(slept) != wantSlept {
+			t.Fatalf("%s: led %v after %d sleeps, want %v after %d", what, led, len(slept), wantLed, wantSlept)
+		}
+	}
+	for i := 0; i < 10; i++ {
+		step("nobody typing", false, 0)
+		now = now.Add(floodSlice)
+	}
+	ty.acted(a)
+	for i := 0; i < 10; i++ {
+		step("typing in its own session", false, 0)
+		now = now.Add(floodSlice)
+	}
+
+	ty.acted(b)
+	step("the first look after a keystroke elsewhere starts a slice", true, 0)
+	now = now.Add(floodSlice / 2)
+	step("half way through the slice", true, 0)
+	now = now.Add(floodSlice / 2)
+	step("at the end of the slice", true, 1)
+	if slept[0] != floodPause || ty.pauses.Load() != 1 {
+		t.Fatalf("slept %v and counted %d pauses, want one floodPause (%v)", slept, ty.pauses.Load(), floodPause)
+	}
+	step("a new slice begins after the pause", true, 1)
+}
+
+// The feeder drawing a backlog takes the lead too: while a person types in
+// another session, each of its pauses is a floodPause. The clock says a
+// feedSlice passes between two looks at it, so every look after the first
+// ends a slice.
+func TestFeederGivesWayToTyping(t *testing.T) {
+	var mu sync.Mutex
+	m := newModel(80, 24, 2000, &mu, func() bool { return false }, func([]byte) {})
+	var ty typist
+	self, other := &session{}, &session{}
+	m.typing, m.self = &ty, self
+	ty.acted(other)
+	var fake time.Time
+	var flood, short int
+	m.clock.now = func() time.Time { fake = fake.Add(feedSlice); return fake }
+	m.clock.sleep = func(d time.Duration) {
+		switch d {
+		case floodPause:
+			flood++
+		case feedPause:
+			short++
+		}
+		ty.acted(other) // still typing, however slowly this machine draws
+	}
+	chunk := colourChunk()
+	mu.Lock()
+	for n := 0; n+len(chunk) <= feedBatch; n += len(chunk) {
+		m.pushLocked(modelOp{chunk: chunk})
+	}
+	mu.Unlock()
+	waitFed(t, m)
+	if want := feedBatch / yieldEvery * 9 / 10; flood < want || short != 0 {
+		t.Fatalf("drawing %d KiB while someone typed elsewhere paused %d times for the typist and %d times briefly, want at least %d and 0", feedBatch>>10, flood, short, want)
+	}
+	mu.Lock()
+	m.stopLocked()
+	mu.Unlock()
+}
