@@ -189,14 +189,23 @@ func TestLsAnswersWhileAModelCatchesUp(t *testing.T) {
 	t.Logf("wr ls answered 3 times and the quiet session echoed while the hostile attach was still drawing its backlog")
 }
 
-// BenchmarkHostile: while a hostile stream pours into session B, and then
-// while a client attaching to B waits for B's model to draw what it is
-// behind by (at most hostileWindow in all; stream-drawn says whether it
-// got there), wr ls
-// runs in a loop and keystrokes are echoed in a quiet session A. Reports
-// wr ls's p50 and p99, A's echo p50 and p99 under the load and its p99
-// idle just before, and the ratio. Targets (issue 14): ls p99 <= 50 ms,
-// echo p99 under load <= 2x idle.
+// BenchmarkHostile pours each hostile stream into a session B, twice, each
+// time on a server of its own:
+//
+//   - wr ls runs in a loop from the start of the stream until a client
+//     attaching to B has been accepted, which is once B's model has drawn
+//     all of it (at most hostileWindow; stream-drawn says whether it got
+//     there, window-s how long it took): wr ls's p50, p99 and longest.
+//   - keystrokes are echoed in a quiet session A, back to back, for the
+//     same span (at most echoWindow): A's echo p50 and p99 under the
+//     stream, its p99 idle just before, and the ratio. A person typing
+//     makes the stream give way (mux/typing.go), so this pass draws it
+//     more slowly.
+//
+// The two are apart because each is a load of its own: a wr ls started
+// every few milliseconds keeps a core busy with process start-up, which is
+// not the hostile stream's doing. Targets (issue 14): ls p99 <= 50 ms,
+// echo p99 under the stream <= 2x idle.
 //
 //	go test -run '^$' -bench Hostile ./integration
 func BenchmarkHostile(b *testing.B) {
@@ -213,22 +222,26 @@ func BenchmarkHostile(b *testing.B) {
 		b.Run(st.name, func(b *testing.B) {
 			path := writeStream(b, "hostile-"+st.name+".bin", st.make())
 			for i := 0; i < b.N; i++ {
-				hostileRun(b, path)
+				hostileLs(b, path)
+				hostileEcho(b, path)
 			}
 		})
 	}
 }
 
-// hostileWindow caps how long one stream is measured: the model may take
-// far longer than that to draw it all.
-const hostileWindow = 30 * time.Second
+// hostileWindow caps how long the wr ls pass waits for the stream to be
+// drawn; echoWindow how long the echo pass measures.
+const (
+	hostileWindow = 30 * time.Second
+	echoWindow    = 10 * time.Second
+)
 
-func hostileRun(b *testing.B, path string) {
+// hostileEnv starts a server of its own and kills it (and so its sessions)
+// first at cleanup: its model may be in the middle of drawing a batch that
+// takes long, which a stopped server would finish before it exits, and the
+// harness waits for it only 3 s.
+func hostileEnv(b *testing.B) *env {
 	e := newEnv(b)
-	// The model may be in the middle of drawing a batch that takes minutes
-	// (true colour today): a stopped server would finish it before it
-	// exits, and the harness waits for it only 3 s. So it is killed (and
-	// its sessions hung up) before the harness stops it.
 	pid := 0
 	b.Cleanup(func() {
 		if pid != 0 {
@@ -236,10 +249,69 @@ func hostileRun(b *testing.B, path string) {
 		}
 	})
 	e.mustWr("new", "-d", "a", "--", "sh", "-c", "stty raw -echo; dd bs=1 count=1 >/dev/null 2>&1; echo ECHO-READY-$((6*7)); exec cat")
+	pid = e.serverPID()
+	return e
+}
+
+// pour starts session B printing the stream; the returned function
+// reports whether a client attaching to B has been accepted, which it
+// tries once the stream is all written.
+func pour(b *testing.B, e *env, path string) (drawn func() bool) {
+	done := filepath.Join(e.dir, "written")
+	e.mustWr("new", "-d", "b", "--", "sh", "-c", fmt.Sprintf("cat %s; : > %s; exec sleep 1000", path, done))
+	var rc *rawClient
+	return func() bool {
+		if rc == nil {
+			if _, err := os.Stat(done); err != nil {
+				return false
+			}
+			rc = rawAttach(b, e.socket, "b", 80, 24)
+		}
+		return closed(rc.attached)
+	}
+}
+
+func percentile(xs []time.Duration, p int) time.Duration {
+	if len(xs) == 0 {
+		return 0
+	}
+	slices.Sort(xs)
+	return xs[min(len(xs)*p/100, len(xs)-1)]
+}
+
+func millis(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
+
+func hostileLs(b *testing.B, path string) {
+	e := hostileEnv(b)
+	start := time.Now()
+	drawn := pour(b, e, path)
+	var lat []time.Duration
+	ok := false
+	for time.Since(start) < hostileWindow {
+		if ok = drawn(); ok {
+			break
+		}
+		t0 := time.Now()
+		cmd := exec.Command(wrBin, "ls")
+		cmd.Env = e.vars
+		if err := cmd.Run(); err != nil {
+			b.Errorf("wr ls: %v", err)
+		}
+		lat = append(lat, time.Since(t0))
+	}
+	b.ReportMetric(time.Since(start).Seconds(), "window-s")
+	b.ReportMetric(map[bool]float64{false: 0, true: 1}[ok], "stream-drawn")
+	b.ReportMetric(millis(percentile(lat, 50)), "ls-p50-ms")
+	b.ReportMetric(millis(percentile(lat, 99)), "ls-p99-ms")
+	b.ReportMetric(millis(percentile(lat, 100)), "ls-max-ms")
+	b.ReportMetric(float64(len(lat)), "ls-runs")
+}
+
+func hostileEcho(b *testing.B, path string) {
+	e := hostileEnv(b)
 	a, ready := startSinkWatching(b, "ECHO-READY-42", e.vars, 80, 24, wrBin, "attach", "a")
 	a.send(b, "!")
 	waitFor(b, ready, "session a")
-	pid = e.serverPID()
 	echo := func(n int) []time.Duration {
 		var lat []time.Duration
 		for r := 0; r < n; r++ {
@@ -253,72 +325,20 @@ func hostileRun(b *testing.B, path string) {
 		return lat
 	}
 	echo(20)
-	idle := echo(200)
-
-	done := filepath.Join(e.dir, "written")
+	idle := echo(1000)
 	start := time.Now()
-	e.mustWr("new", "-d", "b", "--", "sh", "-c", fmt.Sprintf("cat %s; : > %s; exec sleep 1000", path, done))
-	finished := func() bool { _, err := os.Stat(done); return err == nil }
-	stop := make(chan struct{})
-	lsDone := make(chan []time.Duration)
-	go func() {
-		var lat []time.Duration
-		for {
-			select {
-			case <-stop:
-				lsDone <- lat
-				return
-			default:
-			}
-			t0 := time.Now()
-			cmd := exec.Command(wrBin, "ls")
-			cmd.Env = e.vars
-			if err := cmd.Run(); err != nil {
-				b.Errorf("wr ls: %v", err)
-			}
-			lat = append(lat, time.Since(t0))
-		}
-	}()
-	// The window: until the stream is written and then a client attaching
-	// to B has been accepted, which is once B's model has drawn all of it.
+	drawn := pour(b, e, path)
 	var load []time.Duration
-	var rc *rawClient
-	for time.Since(start) < hostileWindow {
-		if rc == nil && finished() {
-			rc = rawAttach(b, e.socket, "b", 80, 24)
-		}
-		if rc != nil && closed(rc.attached) {
-			break
-		}
+	for time.Since(start) < echoWindow && !drawn() {
 		load = append(load, echo(10)...)
 	}
-	window := time.Since(start)
-	close(stop)
-	ls := <-lsDone
-	pct := func(xs []time.Duration, p int) time.Duration {
-		if len(xs) == 0 {
-			return 0
-		}
-		slices.Sort(xs)
-		return xs[min(len(xs)*p/100, len(xs)-1)]
+	b.ReportMetric(float64(percentile(idle, 99).Microseconds()), "echo-idle-p99-µs")
+	b.ReportMetric(float64(percentile(load, 50).Microseconds()), "echo-load-p50-µs")
+	b.ReportMetric(float64(percentile(load, 99).Microseconds()), "echo-load-p99-µs")
+	if v := percentile(idle, 99); v > 0 {
+		b.ReportMetric(float64(percentile(load, 99))/float64(v), "echo-p99-load/idle")
 	}
-	ms := func(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
-	b.ReportMetric(ms(pct(ls, 50)), "ls-p50-ms")
-	b.ReportMetric(ms(pct(ls, 99)), "ls-p99-ms")
-	b.ReportMetric(ms(pct(ls, 100)), "ls-max-ms")
-	b.ReportMetric(float64(len(ls)), "ls-runs")
-	b.ReportMetric(float64(pct(idle, 99).Microseconds()), "echo-idle-p99-µs")
-	b.ReportMetric(float64(pct(load, 50).Microseconds()), "echo-load-p50-µs")
-	b.ReportMetric(float64(pct(load, 99).Microseconds()), "echo-load-p99-µs")
-	if v := pct(idle, 99); v > 0 {
-		b.ReportMetric(float64(pct(load, 99))/float64(v), "echo-p99-load/idle")
-	}
-	b.ReportMetric(window.Seconds(), "window-s")
-	drawn := 0.0
-	if rc != nil && closed(rc.attached) {
-		drawn = 1
-	}
-	b.ReportMetric(drawn, "stream-drawn")
+	b.ReportMetric(float64(len(load)), "echo-samples")
 }
 
 // Issue 14, item 2: a killed session's model draws nothing more: the
