@@ -63,13 +63,16 @@ func (ss *session) readLoop() {
 	// A reader whose arenas have grown to burstArena is in a burst: the
 	// server takes a second P meanwhile (procs.go).
 	burst := false
+	var pace floodPace
 	defer func() {
 		if burst {
 			burstEnds()
 		}
 	}()
 	get := func() []byte {
-		if arena != nil && time.Since(born) < time.Duration(len(arena))*time.Microsecond {
+		// A reader on a lead (typing.go) reads slowly on purpose: it
+		// stays in its burst.
+		if arena != nil && (time.Since(born) < time.Duration(len(arena))*time.Microsecond || pace.led()) {
 			next = min(next*2, arenaSize)
 		} else {
 			next = minArena
@@ -85,7 +88,6 @@ func (ss *session) readLoop() {
 		arena, off, born = make([]byte, next), 0, time.Now()
 		return arena[:min(readChunk, len(arena))]
 	}
-	var pace floodPace
 	for {
 		if burst {
 			// A person typing in another session comes first (typing.go).

@@ -111,3 +111,25 @@ func TestFeederGivesWayToTyping(t *testing.T) {
 	m.stopLocked()
 	mu.Unlock()
 }
+
+// Slices are taken one at a time across the server: a second flood worker
+// whose slice would begin while the first's runs waits for its end.
+func TestFloodSlicesOneAtATime(t *testing.T) {
+	a, b, typed := &session{}, &session{}, &session{}
+	var now time.Time
+	clock := func() time.Time { return now }
+	var slept []time.Duration
+	sleep := func(d time.Duration) { slept = append(slept, d); now = now.Add(d) }
+	var ty typist
+	ty.acted(typed)
+	var pa, pb floodPace
+	pa.step(&ty, a, clock, sleep)
+	now = now.Add(floodSlice / 5)
+	pb.step(&ty, b, clock, sleep)
+	if want := floodSlice - floodSlice/5; len(slept) != 1 || slept[0] != want {
+		t.Fatalf("the second worker slept %v, want the rest of the first's slice (%v)", slept, want)
+	}
+	if !pb.resumed.Equal(now) || now.Sub(pa.resumed) != floodSlice {
+		t.Fatalf("the second slice began %v after the first, want %v", pb.resumed.Sub(pa.resumed), floodSlice)
+	}
+}
