@@ -386,6 +386,7 @@ func (s *server) shutdownLocked() {
 // exited, when end decided so (keep) and the server is not being stopped;
 // otherwise it leaves the registry. The last session gone stops the server.
 func (s *server) sessionEnded(ss *session, keep bool) {
+	s.typing.forget(ss)
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if keep && s.sessions[ss.name()] == ss && !s.draining && !s.stopping {

@@ -60,6 +60,10 @@ func (t *typist) acted(ss *session) {
 	t.at.Store(monoNow())
 }
 
+// forget drops ss, a session that has ended, if it was the last typed
+// into, so that the typist does not keep its screen alive.
+func (t *typist) forget(ss *session) { t.in.CompareAndSwap(ss, nil) }
+
 // elsewhere reports whether a person acted in a session other than ss
 // within typingWindow.
 func (t *typist) elsewhere(ss *session) bool {

@@ -21,6 +21,19 @@ func TestTypistElsewhere(t *testing.T) {
 		{"typed in another session just inside the window", a, typingWindow - 50*time.Millisecond, b, true},
 		{"typed in another session before the window", a, typingWindow + time.Millisecond, b, false},
 	}
+	t.Run("typed in a session that has ended since", func(t *testing.T) {
+		var ty typist
+		ty.acted(a)
+		ty.forget(a)
+		if ty.in.Load() != nil {
+			t.Fatal("the typist still holds the ended session")
+		}
+		ty.acted(b)
+		ty.forget(a)
+		if ty.in.Load() != b || ty.elsewhere(b) {
+			t.Fatal("forgetting an ended session dropped the session typed into since")
+		}
+	})
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			var ty typist
