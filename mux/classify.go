@@ -420,6 +420,13 @@ func (c *inputClassifier) loneESC() bool {
 	return false
 }
 
+// endsOnESC reports whether all the classifier holds is one ESC, held or
+// already forwarded as the owner's: Escape pressed alone, or the first
+// byte of a report.
+func (c *inputClassifier) endsOnESC() bool {
+	return !c.paste && c.x10Need == 0 && !c.strESC && len(c.seq) == 1 && c.seq[0] == ansi.ESC
+}
+
 // resolveESC settles what loneESC held when nothing followed in time: it
 // was typed.
 func (c *inputClassifier) resolveESC() ([]byte, []segment) {

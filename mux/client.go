@@ -40,9 +40,13 @@ type frame struct {
 // (writeLoop); a pending lone ESC adds a timer's.
 type client struct {
 	// Set by newClient, then only read.
-	id         int
-	readOnly   bool
-	record     bool // a recorder (wr record): read-only, 0x0, shown the screen, told the size
+	id       int
+	readOnly bool
+	record   bool // a recorder (wr record): read-only, 0x0, shown the screen, told the size
+	// terminal: the client attached from a terminal (it had a size). Only
+	// its input can be a person typing (typing.go): a relay whose input
+	// is a pipe is a script.
+	terminal   bool
 	since      time.Time
 	restoreAsk restoreRequest    // what its restore draws (shown.go); set by serveAttach before it attaches
 	env        map[string]string // its refreshed variables (agent.go); set by serveAttach before it attaches
@@ -101,7 +105,7 @@ type client struct {
 func newClient(id int, conn net.Conn, readOnly bool, cols, rows int) *client {
 	c := &client{
 		id: id, conn: conn, readOnly: readOnly, since: time.Now(),
-		cols: cols, rows: rows, classifier: newInputClassifier(),
+		cols: cols, rows: rows, terminal: cols > 0 && rows > 0, classifier: newInputClassifier(),
 		wake: make(chan struct{}, 1), done: make(chan struct{}),
 	}
 	if sc, ok := conn.(syscall.Conn); ok {

@@ -32,7 +32,11 @@ func (ss *session) input(c *client, b []byte) error {
 	// The owner's input is never held back: nothing it sends needs
 	// deciding, so it passes straight through.
 	out, segs := c.classifier.classify(b, owner)
-	if c.classifier.acted {
+	// A lone ESC is held until the rest of a report could come; a
+	// non-owner's is forwarded as a keystroke when escWait passes without
+	// it (armLoneESC), the owner's went through already: Escape pressed
+	// alone (vim) counts as typing at once.
+	if c.terminal && (c.classifier.acted || owner && c.classifier.endsOnESC()) {
 		ss.srv.typing.acted(ss)
 	}
 	if err := ss.forward(c, out, segs); err != nil {
@@ -57,7 +61,7 @@ func (ss *session) armLoneESC(c *client) {
 		defer c.inMu.Unlock()
 		if c.escGen == gen {
 			out, segs := c.classifier.resolveESC()
-			if c.classifier.acted {
+			if c.terminal && c.classifier.acted {
 				ss.srv.typing.acted(ss)
 			}
 			_ = ss.forward(c, out, segs)

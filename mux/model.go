@@ -75,12 +75,18 @@ type model struct {
 	answer     func(p []byte) // writes the model's answers to the PTY; called by the feeder with no lock held
 	replies    []byte         // guarded by mu
 
-	// typing and self, when set, put a burst's drawing on a short lead
-	// while a person types in another session (typing.go); pace is that
-	// lead's, guarded by mu.
-	typing *typist
-	self   *session
-	pace   floodPace
+	// typing and self, when set, put a flood's drawing on a short lead
+	// while a person types in another session (typing.go). flooding is
+	// set by the session's reader while it is in a burst; floodPass, set
+	// by the feeder for each pass (guarded by mu), says the pass draws a
+	// flood or a backlog; pace is the lead's (guarded by mu); waiters
+	// counts lockCaughtUp callers, whom the lead never holds up.
+	typing    *typist
+	self      *session
+	flooding  atomic.Bool
+	floodPass bool
+	pace      floodPace
+	waiters   atomic.Int32
 
 	clock feedClock // the pacing's time; tests drive it by hand
 }
@@ -149,7 +155,11 @@ func newModel(cols, rows, scrollback int, sessionMu *sync.Mutex, unattended func
 		if !m.catching && !m.yielding {
 			return
 		}
-		if m.pace.step(m.typing, m.self, m.clock.now, m.clock.sleep) {
+		// Only the feeder of a flood takes the lead (typing.go): a
+		// session printing a little is drawn at once, and a restore or
+		// capture waiting for the screen (waiters) must not wait seven
+		// times longer because someone types elsewhere.
+		if m.yielding && m.floodPass && m.waiters.Load() == 0 && m.pace.step(m.typing, m.self, m.clock.now, m.clock.sleep) {
 			m.yielded = m.clock.now() // its own pauses are the lead's
 			return
 		}
@@ -279,6 +289,8 @@ func (m *model) syncLocked() {
 // more: its backlog is discarded. A backlog of feedBatch or more is told to
 // begin (with its size, outside the session's mu) before it is drawn.
 func (m *model) lockCaughtUp(begin func(backlog int64)) {
+	m.waiters.Add(1)
+	defer m.waiters.Add(-1)
 	m.mu.Lock()
 	var held chan struct{}
 	for {
@@ -428,6 +440,7 @@ func (m *model) feed() {
 		if stopped {
 			m.discard(ops)
 		} else {
+			m.floodPass, m.pace = m.flooding.Load() || m.lag.Load() >= feedBatch, floodPace{}
 			m.yielding = true
 			m.applyLocked(ops)
 			m.yielding = false

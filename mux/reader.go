@@ -67,6 +67,7 @@ func (ss *session) readLoop() {
 	defer func() {
 		if burst {
 			burstEnds()
+			ss.model.flooding.Store(false)
 		}
 	}()
 	get := func() []byte {
@@ -79,6 +80,7 @@ func (ss *session) readLoop() {
 		}
 		if now := next >= burstArena; now != burst {
 			burst = now
+			ss.model.flooding.Store(burst)
 			if burst {
 				burstBegins()
 			} else {

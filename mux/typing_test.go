@@ -97,6 +97,7 @@ func TestFeederGivesWayToTyping(t *testing.T) {
 	var ty typist
 	self, other := &session{}, &session{}
 	m.typing, m.self = &ty, self
+	m.flooding.Store(true) // its reader is in a burst
 	ty.acted(other)
 	var fake time.Time
 	var flood, short int
@@ -145,4 +146,76 @@ func TestFloodSlicesOneAtATime(t *testing.T) {
 	if !pb.resumed.Equal(now) || now.Sub(pa.resumed) != floodSlice {
 		t.Fatalf("the second slice began %v after the first, want %v", pb.resumed.Sub(pa.resumed), floodSlice)
 	}
+}
+
+// ledModel is a model whose clock says a feedSlice passes between two
+// looks at it, while someone keeps typing in another session; it counts
+// the pauses of each length, and its feeder runs only when fired.
+func ledModel() (m *model, mu *sync.Mutex, ft *fakeTimer, flood, short *int) {
+	mu = new(sync.Mutex)
+	m = newModel(80, 24, 2000, mu, func() bool { return false }, func([]byte) {})
+	ty := new(typist)
+	other := &session{}
+	m.typing, m.self = ty, &session{}
+	ty.acted(other)
+	var fake time.Time
+	flood, short = new(int), new(int)
+	m.clock.now = func() time.Time { fake = fake.Add(feedSlice); return fake }
+	m.clock.sleep = func(d time.Duration) {
+		switch d {
+		case floodPause:
+			*flood++
+		case feedPause:
+			*short++
+		}
+		ty.acted(other)
+	}
+	ft = &fakeTimer{}
+	m.clock.afterFunc = func(_ time.Duration, f func()) feedTimer { ft.f = f; ft.armed = true; return ft }
+	return m, mu, ft, flood, short
+}
+
+// Only a flood's feeder takes the lead: a session that printed a little
+// (a prompt, a few coloured lines) is drawn at once however someone types
+// elsewhere, and so is a backlog a restore or capture waits for. (The
+// review found both paced: a quiet session's answers to queries held up,
+// and a wr capture of a flooding session seven times slower.)
+func TestOnlyFloodsAreLed(t *testing.T) {
+	t.Run("a feeder pass that is neither a flood nor a backlog", func(t *testing.T) {
+		m, mu, ft, flood, _ := ledModel()
+		mu.Lock()
+		m.pushLocked(modelOp{chunk: colourChunk()})
+		mu.Unlock()
+		ft.fire()
+		waitFed(t, m)
+		if *flood != 0 {
+			t.Fatalf("4 KiB of a quiet session took %d flood pauses", *flood)
+		}
+	})
+	t.Run("a backlog drawn for a restore", func(t *testing.T) {
+		m, mu, _, flood, _ := ledModel()
+		chunk := colourChunk()
+		mu.Lock()
+		for n := 0; n+len(chunk) <= feedBatch/2; n += len(chunk) {
+			m.pushLocked(modelOp{chunk: chunk})
+		}
+		mu.Unlock()
+		m.lockCaughtUp(nil)
+		m.unlock()
+		if *flood != 0 {
+			t.Fatalf("a restore's %d KiB backlog took %d flood pauses", feedBatch>>11, *flood)
+		}
+	})
+	t.Run("a flood", func(t *testing.T) {
+		m, mu, ft, flood, _ := ledModel()
+		m.flooding.Store(true)
+		mu.Lock()
+		m.pushLocked(modelOp{chunk: colourChunk()})
+		mu.Unlock()
+		ft.fire()
+		waitFed(t, m)
+		if *flood == 0 {
+			t.Fatal("a flood's feeder took no flood pause")
+		}
+	})
 }
