@@ -76,17 +76,17 @@ type model struct {
 	replies    []byte         // guarded by mu
 
 	// typing and self, when set, put a flood's drawing on a short lead
-	// while a person types in another session (typing.go). flooding is
-	// set by the session's reader while it is in a burst; floodPass, set
-	// by the feeder for each pass (guarded by mu), says the pass draws a
-	// flood or a backlog; pace is the lead's (guarded by mu); waiters
-	// counts lockCaughtUp callers, whom the lead never holds up.
-	typing    *typist
-	self      *session
-	flooding  atomic.Bool
-	floodPass bool
-	pace      floodPace
-	waiters   atomic.Int32
+	// while a person types in another session (typing.go): while the
+	// session's reader is in a burst (flooding, set by the reader) or the
+	// model is feedBurst or more behind (what a reader read before it
+	// went quiet: a cat that is done, a stream read faster than drawn). pace is the lead's (guarded by
+	// mu); waiters counts lockCaughtUp callers, whom the lead never holds
+	// up.
+	typing   *typist
+	self     *session
+	flooding atomic.Bool
+	pace     floodPace
+	waiters  atomic.Int32
 
 	clock feedClock // the pacing's time; tests drive it by hand
 }
@@ -159,7 +159,7 @@ func newModel(cols, rows, scrollback int, sessionMu *sync.Mutex, unattended func
 		// session printing a little is drawn at once, and a restore or
 		// capture waiting for the screen (waiters) must not wait seven
 		// times longer because someone types elsewhere.
-		if m.yielding && m.floodPass && m.waiters.Load() == 0 && m.pace.step(m.typing, m.self, m.clock.now, m.clock.sleep) {
+		if m.yielding && m.waiters.Load() == 0 && (m.flooding.Load() || m.lag.Load() >= feedBurst) && m.pace.step(m.typing, m.self, m.clock.now, m.clock.sleep) {
 			m.yielded = m.clock.now() // its own pauses are the lead's
 			return
 		}
@@ -440,7 +440,7 @@ func (m *model) feed() {
 		if stopped {
 			m.discard(ops)
 		} else {
-			m.floodPass, m.pace = m.flooding.Load() || m.lag.Load() >= feedBatch, floodPace{}
+			m.pace = floodPace{}
 			m.yielding = true
 			m.applyLocked(ops)
 			m.yielding = false

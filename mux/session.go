@@ -486,7 +486,7 @@ func (ss *session) info() wire.SessionInfo {
 		Name: ss.name(), PID: ss.pid, Clients: len(ss.order),
 		Cols: ss.cols, Rows: ss.rows, Created: ss.created.Format(time.RFC3339),
 		Command: ss.command, Cwd: ss.cwd, Attached: []wire.ClientInfo{},
-		State: wire.StateRunning,
+		State: wire.StateRunning, Behind: ss.model.lag.Load(),
 	}
 	if ss.exited.Load() {
 		code := ss.code

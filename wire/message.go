@@ -418,6 +418,10 @@ type SessionInfo struct {
 	State    string `json:"state"`
 	ExitCode *int   `json:"exit_code,omitempty"`
 	Ended    string `json:"ended,omitempty"`
+	// Behind is how many bytes of the session's output its screen model
+	// has yet to draw: what an attach or a capture draws first. Added in
+	// protocol 1.4 (omitted when none).
+	Behind int64 `json:"behind,omitempty"`
 }
 
 // The states of a session in SessionInfo.
