@@ -178,6 +178,7 @@ type sessionInfo struct {
 		Rows     int  `json:"rows"`
 		ReadOnly bool `json:"read_only"`
 	} `json:"attached"`
+	Behind int64 `json:"behind"`
 }
 
 func (e *env) ls() []sessionInfo {

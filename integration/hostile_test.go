@@ -391,6 +391,24 @@ func TestKilledSessionLeavesWithItsBacklog(t *testing.T) {
 	}
 }
 
+// wr ls --json says how far a session's model is behind (behind, in
+// bytes), and once it has caught up says nothing.
+func TestLsSaysHowFarBehind(t *testing.T) {
+	e := newEnv(t)
+	hostile := writeStream(t, "hostile-behind.bin", repStream(1<<20))
+	marks := filepath.Join(e.dir, "marks")
+	e.mustWr("new", "-d", "quiet", "--", "sleep", "1000")
+	pourUntil(e, "hostile", hostile, marks, 4)
+	e.eventually("wr ls to say the hostile session is behind", func() bool {
+		s, _ := e.session("hostile")
+		return s.Behind > 0
+	})
+	if s, _ := e.session("quiet"); s.Behind != 0 {
+		t.Fatalf("the quiet session is %d bytes behind", s.Behind)
+	}
+	e.mustWr("kill", "hostile")
+}
+
 // pourUntil starts session name printing the 1 MiB stream file again and
 // again, each pass counted in marks, and waits until it has printed it
 // times times: the PTY reader has then taken that much (under the model's
