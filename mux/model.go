@@ -159,10 +159,14 @@ func newModel(cols, rows, scrollback int, sessionMu *sync.Mutex, unattended func
 		// session printing a little is drawn at once, and a restore or
 		// capture waiting for the screen (waiters) must not wait seven
 		// times longer because someone types elsewhere.
-		if m.yielding && m.waiters.Load() == 0 && (m.flooding.Load() || m.lag.Load() >= feedBurst) && m.pace.step(m.typing, m.self, m.clock.now, m.clock.sleep) {
+		led := m.yielding && m.waiters.Load() == 0 && (m.flooding.Load() || m.lag.Load() >= feedBurst) &&
+			m.pace.step(m.typing, m.self, m.clock.now, m.clock.sleep)
+		if led {
+			m.scr.SetYieldEvery(ledYieldEvery)
 			m.yielded = m.clock.now() // its own pauses are the lead's
 			return
 		}
+		m.scr.SetYieldEvery(yieldEvery)
 		if m.clock.now().Sub(m.yielded) >= feedSlice {
 			m.clock.sleep(feedPause)
 			m.yielded = m.clock.now()
@@ -186,9 +190,15 @@ func newModel(cols, rows, scrollback int, sessionMu *sync.Mutex, unattended func
 // not been applied yet is applied on demand by whoever needs the screen
 // (lockModel).
 // yieldEvery is how many bytes of output the model draws between two looks
-// at the clock: a few microseconds of most output, and under 200 of the
-// dearest (REP of 3,000 cells a sequence), so a pause is never much late.
-const yieldEvery = 128
+// at the clock; ledYieldEvery the same on a lead (typing.go), where a
+// slice is 50 µs: 128 bytes are a few microseconds of most output and
+// under 60 of the dearest (REP of 3,000 cells a sequence), against 1.3 ms
+// for 4 KiB of REP. Not 128 all the time: drawn in pieces that small, 6 MB
+// of REP took 11 s to draw instead of 4.7.
+const (
+	yieldEvery    = 4 << 10
+	ledYieldEvery = 128
+)
 
 const (
 	feedSlice = 500 * time.Microsecond

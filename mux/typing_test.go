@@ -118,7 +118,7 @@ func TestFeederGivesWayToTyping(t *testing.T) {
 	}
 	mu.Unlock()
 	waitFed(t, m)
-	if want := feedBatch / yieldEvery * 9 / 10; flood < want || short != 0 {
+	if want := feedBatch / ledYieldEvery * 9 / 10; flood < want || short != 0 {
 		t.Fatalf("drawing %d KiB while someone typed elsewhere paused %d times for the typist and %d times briefly, want at least %d and 0", feedBatch>>10, flood, short, want)
 	}
 	mu.Lock()
@@ -210,7 +210,9 @@ func TestOnlyFloodsAreLed(t *testing.T) {
 		m, mu, ft, flood, _ := ledModel()
 		m.flooding.Store(true)
 		mu.Lock()
-		m.pushLocked(modelOp{chunk: colourChunk()})
+		for i := 0; i < 4; i++ {
+			m.pushLocked(modelOp{chunk: colourChunk()})
+		}
 		mu.Unlock()
 		ft.fire()
 		waitFed(t, m)

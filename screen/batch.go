@@ -271,6 +271,10 @@ func (s *Screen) SetYield(every int, yield func()) {
 	s.yieldEvery, s.yield, s.sinceYield = every, yield, 0
 }
 
+// SetYieldEvery changes how many bytes are drawn between two yields; the
+// yield function may call it to look at the clock more or less often.
+func (s *Screen) SetYieldEvery(every int) { s.yieldEvery = max(every, 1) }
+
 // draw writes p for WriteBatch, and yields when it is time to.
 func (s *Screen) draw(p []byte) {
 	if s.yield == nil {
@@ -278,7 +282,7 @@ func (s *Screen) draw(p []byte) {
 		return
 	}
 	for len(p) > 0 {
-		n := min(len(p), s.yieldEvery-s.sinceYield)
+		n := min(len(p), max(s.yieldEvery-s.sinceYield, 1))
 		s.Write(p[:n])
 		p = p[n:]
 		s.sinceYield += n
