@@ -392,7 +392,7 @@ func TestKilledSessionLeavesWithItsBacklog(t *testing.T) {
 }
 
 // wr ls --json says how far a session's model is behind (behind, in
-// bytes), and once it has caught up says nothing.
+// bytes), and says nothing of a session that is not.
 func TestLsSaysHowFarBehind(t *testing.T) {
 	e := newEnv(t)
 	hostile := writeStream(t, "hostile-behind.bin", repStream(1<<20))

@@ -19,12 +19,7 @@ import (
 // typing is done. What the pauses buy, the echo under the flood, is
 // measured by BenchmarkEchoUnderLoad and BenchmarkHostile.
 func TestFloodGivesWayToTyping(t *testing.T) {
-	e := newEnv(t)
-	e.mustWr("new", "-d", "flood", "--", "yes")
-	e.mustWr("new", "-d", "quiet", "--", "sh", "-c", "stty raw -echo; echo READY-$((6*7)); exec cat")
-	flood := startSink(t, e.vars, 80, 24, wrBin, "attach", "flood")
-	quiet, ready := startSinkWatching(t, "READY-42", e.vars, 80, 24, wrBin, "attach", "quiet")
-	waitFor(t, ready, "the quiet session")
+	e, flood, quiet := floodBeside(t)
 
 	// Keys typed into the flood itself, each while it pours (64 KiB more
 	// reach its client after the key): the flood takes no pause.
@@ -96,16 +91,25 @@ func TestPipedInputIsNotTyping(t *testing.T) {
 // mode) is typing: it is held by no one, so it counts at once, not at the
 // next key (the review found it never counted until then).
 func TestOwnersLoneEscapeIsTyping(t *testing.T) {
-	e := newEnv(t)
-	e.mustWr("new", "-d", "flood", "--", "yes")
-	e.mustWr("new", "-d", "quiet", "--", "sh", "-c", "stty raw -echo; echo READY-$((6*7)); exec cat")
-	flood := startSink(t, e.vars, 80, 24, wrBin, "attach", "flood")
-	quiet, ready := startSinkWatching(t, "READY-42", e.vars, 80, 24, wrBin, "attach", "quiet")
-	waitFor(t, ready, "the quiet session")
+	e, flood, quiet := floodBeside(t)
 	n := flood.n.Load()
 	e.eventually("the flood's output", func() bool { return flood.n.Load() > n+64<<10 })
 	quiet.send(t, "\x1b")
 	e.eventually("the flood to pause for the Escape", func() bool { return e.status("flood-pauses") > 0 })
+}
+
+// floodBeside starts session flood running yes and session quiet echoing
+// raw keys, each with an attached client at 80x24; quiet's has its first
+// prompt.
+func floodBeside(t *testing.T) (e *env, flood, quiet *sink) {
+	t.Helper()
+	e = newEnv(t)
+	e.mustWr("new", "-d", "flood", "--", "yes")
+	e.mustWr("new", "-d", "quiet", "--", "sh", "-c", "stty raw -echo; echo READY-$((6*7)); exec cat")
+	flood = startSink(t, e.vars, 80, 24, wrBin, "attach", "flood")
+	quiet, ready := startSinkWatching(t, "READY-42", e.vars, 80, 24, wrBin, "attach", "quiet")
+	waitFor(t, ready, "the quiet session")
+	return e, flood, quiet
 }
 
 // lockedBuffer is a bytes.Buffer a process writes while the test reads it.
