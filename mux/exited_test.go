@@ -267,3 +267,21 @@ func namedSession(name string) *session {
 	ss.setName(name)
 	return ss
 }
+
+// A kill that begins as the server makes its last wait for the sweeps (a
+// wr server stop arriving as the last session ended by itself) is not
+// counted: WaitGroup.Add from zero racing with Wait, which the race
+// detector caught in the suite. Run under -race, this fails without
+// sweepsClosed.
+func TestSweepAfterTheLastWait(t *testing.T) {
+	s := exitedServer(t)
+	k, _ := startScript(t, s, "k", "exec sleep 600", true)
+	waited := make(chan struct{})
+	go func() {
+		s.waitSweeps()
+		close(waited)
+	}()
+	s.killSessions([]*session{k})
+	waitDone(t, k)
+	<-waited
+}

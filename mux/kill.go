@@ -31,8 +31,15 @@ const sessionEndWait = 2 * time.Second
 // stops the server, and a server that exited between the hang-up and the
 // SIGKILL left every process that ignores SIGHUP running.
 func (s *server) killSessions(targets []*session) {
-	s.sweeps.Add(1)
-	defer s.sweeps.Done()
+	s.mu.Lock()
+	counted := !s.sweepsClosed
+	if counted {
+		s.sweeps.Add(1)
+	}
+	s.mu.Unlock()
+	if counted {
+		defer s.sweeps.Done()
+	}
 	for _, ss := range targets {
 		ss.killed.Store(true)
 	}
@@ -53,6 +60,15 @@ func (s *server) killSessions(targets []*session) {
 		case <-deadline:
 		}
 	}
+}
+
+// waitSweeps is Run's last wait for the sweeps under way; none is counted
+// after it begins.
+func (s *server) waitSweeps() {
+	s.mu.Lock()
+	s.sweepsClosed = true
+	s.mu.Unlock()
+	s.sweeps.Wait()
 }
 
 // snapshot records the session's processes from table. Once the child has

@@ -73,7 +73,7 @@ type server struct {
 	output  atomic.Int64   // bytes read from every PTY, for release
 	typing  typist         // a person's last keystroke, which floods elsewhere give way to
 	release memoryRelease  // its own mu, taken alone
-	sweeps  sync.WaitGroup // kills in progress: Run returns only after them
+	sweeps  sync.WaitGroup // kills in progress: Run returns only after them (waitSweeps)
 
 	// mu guards the registry and the server's lifecycle. It is taken with
 	// no session lock held, and none is taken under it (session.go has
@@ -87,6 +87,12 @@ type server struct {
 	// stopped is closed by shutdownLocked, once (stopping), under mu; the
 	// accept loop reads it to tell a shutdown from a failed accept.
 	stopped chan struct{}
+	// sweepsClosed: Run has begun its last wait for the sweeps; a sweep
+	// begun after it is not counted (its connection is waited for
+	// instead). Counting it would be WaitGroup.Add from zero racing with
+	// Wait: a wr server stop arriving as the last session ended by
+	// itself did that (the race detector caught it in the suite).
+	sweepsClosed bool
 
 	up upgradeState // wr server upgrade (upgrade.go)
 	// began is when this binary started serving; started, after an upgrade,
@@ -203,7 +209,7 @@ func Run(opts Options) error {
 				// its SIGKILLs must still go out. Then let connections
 				// finish their last frames (an Exited owed to a client
 				// that is slow to read).
-				s.sweeps.Wait()
+				s.waitSweeps()
 				waitTimeout(&wg, 5*time.Second)
 				return nil
 			default:
