@@ -79,9 +79,9 @@ type model struct {
 	// while a person types in another session (typing.go): while the
 	// session's reader is in a burst (flooding, set by the reader) or the
 	// model is feedBurst or more behind (what a reader read before it
-	// went quiet: a cat that is done, a stream read faster than drawn). pace is the lead's (guarded by
-	// mu); waiters counts lockCaughtUp callers, whom the lead never holds
-	// up.
+	// went quiet: a cat that is done, a stream read faster than drawn).
+	// pace is the lead's (guarded by mu); waiters counts lockCaughtUp
+	// callers, whom the lead never holds up.
 	typing   *typist
 	self     *session
 	flooding atomic.Bool
@@ -180,15 +180,6 @@ func newModel(cols, rows, scrollback int, sessionMu *sync.Mutex, unattended func
 	return m
 }
 
-// feedBurst, feedBatch and feedDelay pace the feeder. It never runs once
-// per PTY read: waking it for every keystroke's echo would put a third
-// goroutine on the echo's critical path. Output (typing, a prompt, a query
-// the model may have to answer) is applied feedDelay after it came, unless
-// more than feedBurst came in that time: a burst (a cat) is left to build
-// up to feedBatch, or until it slows, because the model skips most of a
-// large batch of plain text that scrolls away (screen.WriteBatch). What has
-// not been applied yet is applied on demand by whoever needs the screen
-// (lockModel).
 // yieldEvery is how many bytes of output the model draws between two looks
 // at the clock; ledYieldEvery the same on a lead (typing.go), where a
 // slice is 50 µs: 128 bytes are a few microseconds of most output and
@@ -200,6 +191,15 @@ const (
 	ledYieldEvery = 128
 )
 
+// feedBurst, feedBatch and feedDelay pace the feeder. It never runs once
+// per PTY read: waking it for every keystroke's echo would put a third
+// goroutine on the echo's critical path. Output (typing, a prompt, a query
+// the model may have to answer) is applied feedDelay after it came, unless
+// more than feedBurst came in that time: a burst (a cat) is left to build
+// up to feedBatch, or until it slows, because the model skips most of a
+// large batch of plain text that scrolls away (screen.WriteBatch). What has
+// not been applied yet is applied on demand by whoever needs the screen
+// (lockModel).
 const (
 	feedSlice = 500 * time.Microsecond
 	feedPause = 50 * time.Microsecond
