@@ -837,7 +837,7 @@ func serverCommand() *cli.Command {
 			},
 			{
 				Name:  "status",
-				Usage: "print the server's pid, version, uptime, session count, socket and goroutine count",
+				Usage: "print the server's pid, version, uptime, session count, socket, goroutine count, heap and memory releases",
 				Action: func(c *cli.Context) error {
 					socket, err := socketPath(c)
 					if err != nil {
@@ -850,8 +850,8 @@ func serverCommand() *cli.Command {
 					if err != nil {
 						return err
 					}
-					fmt.Printf("pid %d\nversion %s\nuptime %s\nsessions %d\nsocket %s\ngoroutines %d\nheap-kib %d\nflood-pauses %d\n",
-						st.PID, st.Version, (time.Duration(st.Uptime) * time.Second).String(), st.Sessions, st.Socket, st.Goroutines, st.HeapKiB, st.FloodPauses)
+					fmt.Printf("pid %d\nversion %s\nuptime %s\nsessions %d\nsocket %s\ngoroutines %d\nheap-kib %d\nflood-pauses %d\nmemory-releases %d\n",
+						st.PID, st.Version, (time.Duration(st.Uptime) * time.Second).String(), st.Sessions, st.Socket, st.Goroutines, st.HeapKiB, st.FloodPauses, st.MemoryReleases)
 					return nil
 				},
 			},

@@ -90,6 +90,12 @@ type client struct {
 	closing bool // no more frames after the queue drains; set by close, or by the writer when a write fails
 	writing bool // the writer holds frames it took from the queue and has not finished writing
 	held    bool // an upgrade holds the writer: it takes nothing from the queue (upgrade.go)
+	// inflight is the bytes of Output the writer took from the queue and
+	// has not finished writing; owesRelease is set by a memory release
+	// made while the client held much (release.go), and cleared by the
+	// writer, which then calls its caughtUp.
+	inflight    int
+	owesRelease bool
 	// hdr is writeNowLocked's frame header, used under queueMu.
 	hdr [wire.HeaderLen]byte
 
@@ -294,6 +300,18 @@ func (c *client) dropQueuedOutputLocked() {
 	c.queued = 0
 }
 
+// holdsMuch reports whether the client holds at least n bytes of output it
+// has yet to write, and if so marks it as owing a release (release.go).
+func (c *client) holdsMuch(n int) bool {
+	c.queueMu.Lock()
+	defer c.queueMu.Unlock()
+	if c.queued+c.inflight < n {
+		return false
+	}
+	c.owesRelease = true
+	return true
+}
+
 // isLagging reports whether the client is waiting for a redraw.
 func (c *client) isLagging() bool {
 	c.queueMu.Lock()
@@ -331,7 +349,9 @@ func (c *client) close(t wire.Type, p []byte) {
 // writes it with one writev (writeBatch). When it has drained the
 // queue of a client that fell behind, drained asks the session for a
 // redraw (it takes the session's lock, so it is called with none held).
-func (c *client) writeLoop(drained func()) {
+// When it has drained a queue a memory release was made under, or ends
+// owing one, it calls caughtUp, also with no lock held.
+func (c *client) writeLoop(drained, caughtUp func()) {
 	defer close(c.done)
 	defer c.conn.Close()
 	var hdrs []byte
@@ -346,10 +366,17 @@ func (c *client) writeLoop(drained func()) {
 			}
 			q := c.queue
 			c.queue = nil
-			c.queued = 0
+			c.inflight, c.queued = c.queued, 0
 			c.writing = len(q) > 0
 			closing := c.closing
+			owed := len(q) == 0 && c.owesRelease
+			if owed {
+				c.owesRelease = false
+			}
 			c.queueMu.Unlock()
+			if owed {
+				caughtUp()
+			}
 			if len(q) == 0 {
 				if closing {
 					return
@@ -368,7 +395,13 @@ func (c *client) writeLoop(drained func()) {
 				c.queueMu.Lock()
 				c.closing = true
 				c.queue = nil
+				c.inflight, c.queued = 0, 0
+				owed := c.owesRelease
+				c.owesRelease = false
 				c.queueMu.Unlock()
+				if owed {
+					caughtUp()
+				}
 				return
 			}
 			clear(bufs)

@@ -76,7 +76,7 @@ func TestDirectWritesKeepFramesWhole(t *testing.T) {
 	go c.writeLoop(func() {
 		c.resyncIfLaggingLocked(fakeScreen{})
 		c.close(wire.TypeExited, []byte(`{"code":0}`))
-	})
+	}, func() {})
 
 	var got bytes.Buffer
 	fr := wire.NewReader(peer)
@@ -105,7 +105,7 @@ func TestDirectWritesKeepFramesWhole(t *testing.T) {
 func TestDirectWritesKeepOrderWithTheWriter(t *testing.T) {
 	conn, peer := smallBufferPair(t)
 	c := newClient(1, conn, false, 80, 24)
-	go c.writeLoop(func() {})
+	go c.writeLoop(func() {}, func() {})
 	var sent bytes.Buffer
 	for i := 0; sent.Len() < 1<<20; i++ {
 		chunk := bytes.Repeat([]byte{byte('a' + i%26)}, 1+(i*97)%directMax)

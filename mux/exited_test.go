@@ -121,7 +121,7 @@ func TestExitedSessionIsKept(t *testing.T) {
 	// attach shows it: Attached{Exited}, the screen, Exited{2}.
 	a, b = socketPair(t)
 	c := newClient(1, a, true, 80, 24)
-	go c.writeLoop(func() {})
+	go c.writeLoop(func() {}, func() {})
 	if res := ss.attach(c, wire.Attached{Name: "t", ClientID: 1}, true); res != attachExited {
 		t.Fatalf("attach to the exited session: %v, want attachExited", res)
 	}

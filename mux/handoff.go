@@ -360,7 +360,7 @@ func (s *server) adopt(st *handoffState, conns *sync.WaitGroup) {
 		owner := ss.owner
 		clients := append([]*client(nil), ss.order...)
 		for _, c := range ss.order {
-			go c.writeLoop(func() { ss.resync(c) })
+			go c.writeLoop(func() { ss.resync(c) }, s.clientCaughtUp)
 			c.wakeWriter()
 			conns.Add(1)
 			go func() {

@@ -237,7 +237,7 @@ func TestClientWriterDrainsThenCloses(t *testing.T) {
 	c.send(wire.TypeOutput, []byte("a"))
 	c.send(wire.TypeOutput, []byte("b"))
 	c.close(wire.TypeExited, []byte("0"))
-	go c.writeLoop(func() { t.Error("a client that never lagged was asked to be redrawn") })
+	go c.writeLoop(func() { t.Error("a client that never lagged was asked to be redrawn") }, func() {})
 	got := readFrames(t, theirs)
 	<-c.done
 	want := []string{`Attached("{}")`, `Output("ab")`, `Exited("0")`}
@@ -259,7 +259,7 @@ func TestClientLaggingIsRedrawnWhenDrained(t *testing.T) {
 		redraws++
 		c.resyncIfLaggingLocked(fakeScreen{})
 		c.close(wire.TypeExited, []byte("0"))
-	})
+	}, func() {})
 	got := readFrames(t, theirs)
 	<-c.done
 	want := []string{`Attached("{}")`, `Output("<redraw>")`, `Exited("0")`}
@@ -275,10 +275,34 @@ func TestClientWriterStopsOnAFailedWrite(t *testing.T) {
 	theirs.Close()
 	c := newClient(1, ours, false, 80, 24)
 	c.send(wire.TypeOutput, bytes.Repeat([]byte("x"), 1<<10))
-	go c.writeLoop(func() {})
+	go c.writeLoop(func() {}, func() {})
 	<-c.done
 	c.send(wire.TypeOutput, []byte("a"))
 	if got := queued(c); got != "" {
 		t.Fatalf("queued after the writer stopped: %s", got)
+	}
+}
+
+// A client marked as holding much through a memory release calls caughtUp
+// once its writer has written what it held, and only then; one that held
+// little is not marked.
+func TestClientOwingAReleaseCallsCaughtUpOnceDrained(t *testing.T) {
+	ours, theirs := socketPair(t)
+	c := newClient(1, ours, false, 80, 24)
+	c.send(wire.TypeOutput, make([]byte, 1<<10))
+	if c.holdsMuch(4 << 10) {
+		t.Fatal("a client given 1 KiB was marked as holding at least 4 KiB")
+	}
+	c.send(wire.TypeOutput, make([]byte, 8<<10))
+	if !c.holdsMuch(4 << 10) {
+		t.Fatal("a client given 8 KiB more was not marked as holding at least 4 KiB")
+	}
+	calls := make(chan struct{}, 2)
+	c.close(wire.TypeExited, []byte("0"))
+	go c.writeLoop(func() {}, func() { calls <- struct{}{} })
+	readFrames(t, theirs)
+	<-c.done
+	if n := len(calls); n != 1 {
+		t.Fatalf("caughtUp called %d times, want once", n)
 	}
 }

@@ -3,6 +3,7 @@ package mux
 import (
 	"runtime/debug"
 	"sync"
+	"sync/atomic"
 	"time"
 )
 
@@ -16,6 +17,13 @@ const (
 	releaseAfter = 250 * time.Millisecond
 )
 
+// A client that is behind when a release is made holds what it has yet to
+// write (its queue, its writer's batch: up to maxQueued), and once it has
+// written it, that is garbage a quiet server may keep for good. So a
+// release made while a client held at least releaseHeld is made again once
+// that client has caught up, or has gone (client.owesRelease).
+const releaseHeld = 256 << 10
+
 // A crowd of clients leaves the same way: each held a reader's buffer, a
 // queue and two goroutines' stacks, and a server that once had three
 // thousand attached would stay that size for minutes after they left.
@@ -24,11 +32,12 @@ const (
 // going quiet or a client leaving, not by a ticker, so an idle server has
 // nothing to wake for.
 type memoryRelease struct {
-	mu       sync.Mutex  // guards the fields below; taken alone, never with another lock of mux
-	timer    *time.Timer // armed by armReleaseLocked, fires releaseMemory
-	released int64       // server.output at the last release
-	left     int64       // attached clients that have left
-	leftMark int64       // left at the last release
+	mu       sync.Mutex   // guards the fields below; taken alone, never with another lock of mux
+	timer    *time.Timer  // armed by armReleaseLocked, fires releaseMemory
+	released int64        // server.output at the last release
+	left     int64        // attached clients that have left
+	leftMark int64        // left at the last release
+	count    atomic.Int64 // releases made, for wr server status
 }
 
 // outputQuiet is called when a session's PTY goes quiet (its reader parks
@@ -58,6 +67,23 @@ func (s *server) armReleaseLocked() {
 	if s.output.Load()-r.released < releaseBurst && r.left-r.leftMark < releaseCrowd {
 		return
 	}
+	s.armTimerLocked()
+}
+
+// clientCaughtUp is called by a client's writer once it has written what
+// it held through a release (or has stopped writing, gone): that output is
+// garbage now, and goes back with the next release.
+func (s *server) clientCaughtUp() {
+	r := &s.release
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	s.armTimerLocked()
+}
+
+// armTimerLocked arms the release timer, or pushes it back. Called with
+// r.mu held.
+func (s *server) armTimerLocked() {
+	r := &s.release
 	if r.timer == nil {
 		r.timer = time.AfterFunc(releaseAfter, s.releaseMemory)
 	} else {
@@ -81,9 +107,32 @@ func (s *server) releaseMemory() {
 	left := r.left
 	r.mu.Unlock()
 	debug.FreeOSMemory()
+	r.count.Add(1)
 	r.mu.Lock()
 	r.released, r.leftMark = out, left
 	r.mu.Unlock()
+	// After the release, not before: a client marked here and caught up
+	// since is owed the one that follows; one that caught up before the
+	// mark held nothing by then.
+	s.markClientsHolding(releaseHeld)
+}
+
+// markClientsHolding marks each attached client that holds at least n
+// bytes of output as owing a release (client.holdsMuch).
+func (s *server) markClientsHolding(n int) {
+	s.mu.Lock()
+	sessions := make([]*session, 0, len(s.sessions))
+	for _, ss := range s.sessions {
+		sessions = append(sessions, ss)
+	}
+	s.mu.Unlock()
+	for _, ss := range sessions { // no session lock under s.mu
+		ss.mu.Lock()
+		for _, c := range ss.clients {
+			c.holdsMuch(n)
+		}
+		ss.mu.Unlock()
+	}
 }
 
 // modelsBehind reports whether any session's screen model has output yet

@@ -87,7 +87,7 @@ func (s *server) serveAttach(conn *net.UnixConn, req wire.Attach) {
 	c.restoreAsk = restoreRequestOf(req)
 	c.env = req.Env
 	c.inside = inside
-	go c.writeLoop(func() { ss.resync(c) })
+	go c.writeLoop(func() { ss.resync(c) }, s.clientCaughtUp)
 	res := ss.attach(c, wire.Attached{Name: ss.name(), ClientID: id, Created: created, ID: ss.sessionID()}, !created)
 	if created {
 		ss.run()

@@ -568,8 +568,9 @@ func (s *server) status() wire.ServerStatus {
 	return wire.ServerStatus{
 		PID: os.Getpid(), Version: wire.Version, Uptime: time.Since(s.started).Seconds(),
 		Sessions: n, Socket: s.socket, Goroutines: runtime.NumGoroutine(),
-		HeapKiB:     int((ms.HeapSys - ms.HeapReleased) >> 10),
-		FloodPauses: s.typing.pauses.Load(),
+		HeapKiB:        int((ms.HeapSys - ms.HeapReleased) >> 10),
+		FloodPauses:    s.typing.pauses.Load(),
+		MemoryReleases: s.release.count.Load(),
 	}
 }
 

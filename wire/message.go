@@ -387,6 +387,9 @@ type ServerStatus struct {
 	// FloodPauses counts the pauses sessions pouring output took while a
 	// person typed in another session (mux/typing.go).
 	FloodPauses int64 `json:"flood_pauses"`
+	// MemoryReleases counts the times the server handed memory back to the
+	// system after a burst or a crowd (mux/release.go).
+	MemoryReleases int64 `json:"memory_releases"`
 }
 
 // OK is a request that succeeded. Names lists what it acted on, if
