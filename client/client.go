@@ -252,8 +252,19 @@ func (c *Client) Wait(name string, timeout time.Duration) (int, error) {
 	if err != nil && timedOut.Load() {
 		return 0, fmt.Errorf("%w: %s still running after %v", ErrTimeout, name, timeout)
 	}
+	if err == nil {
+		// The server collects the session once the code is written, then
+		// hangs up: a script's wr ls right after wr wait must not still
+		// list it. Bounded, for a server that keeps the connection.
+		_ = conn.SetDeadline(time.Now().Add(waitCollected))
+		_, _ = conn.ReadFrame()
+	}
 	return ex.Code, err
 }
+
+// waitCollected bounds how long Wait waits for the server to hang up after
+// the code: it collects the session first, which takes microseconds.
+const waitCollected = time.Second
 
 // Detach detaches every client of the sessions named (each prints
 // [detached from NAME] and exits 0). Recorders stay.
