@@ -7,6 +7,8 @@ import (
 	"os"
 
 	"golang.org/x/sys/unix"
+
+	"wr/internal/rawio"
 )
 
 // WaitExited blocks until the child has exited, without reaping it: its pid
@@ -58,9 +60,7 @@ func (p *Process) waitExitedPolled() bool {
 func (p *Process) Buffered() int {
 	n := 0
 	_ = p.raw.Control(func(fd uintptr) {
-		if v, err := unix.IoctlGetInt(int(fd), unix.TIOCINQ); err == nil {
-			n = v
-		}
+		n = rawio.InputQueued(fd)
 	})
 	return n
 }

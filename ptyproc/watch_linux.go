@@ -10,6 +10,8 @@ import (
 	"unsafe"
 
 	"golang.org/x/sys/unix"
+
+	"wr/internal/rawio"
 )
 
 // Watcher waits for many PTYs to have output and many children to exit, on
@@ -114,7 +116,11 @@ func (w *Watcher) arm(tok int32, fd int, first bool, f func()) error {
 	}
 	ev := unix.EpollEvent{Events: unix.EPOLLIN | unix.EPOLLRDHUP | unix.EPOLLONESHOT, Fd: tok}
 	var err error
-	cerr := w.raw.Control(func(ep uintptr) { err = unix.EpollCtl(int(ep), op, fd, &ev) })
+	cerr := w.raw.Control(func(ep uintptr) {
+		if e := rawio.EpollCtl(ep, op, fd, &ev); e != 0 {
+			err = e
+		}
+	})
 	if cerr != nil {
 		err = cerr
 	}

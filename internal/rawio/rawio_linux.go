@@ -45,6 +45,24 @@ func Readable(fd uintptr) bool {
 	return e != 0 || n != 0
 }
 
+// EpollCtl is epoll_ctl(2), which never waits: the watcher re-arms a PTY
+// after each wake-up it reads itself, and the usual call would wake the
+// monitor thread each time.
+func EpollCtl(ep uintptr, op int, fd int, ev *unix.EpollEvent) syscall.Errno {
+	_, _, e := syscall.RawSyscall6(unix.SYS_EPOLL_CTL, ep, uintptr(op), uintptr(fd), uintptr(unsafe.Pointer(ev)), 0, 0)
+	return e
+}
+
+// InputQueued is the number of bytes fd's terminal or socket has waiting
+// to be read (the TIOCINQ ioctl), or 0 when it cannot tell.
+func InputQueued(fd uintptr) int {
+	var n int32
+	if _, _, e := syscall.RawSyscall(unix.SYS_IOCTL, fd, unix.TIOCINQ, uintptr(unsafe.Pointer(&n))); e != 0 {
+		return 0
+	}
+	return int(n)
+}
+
 // closeOnExecRange marks every descriptor above stderr close-on-exec in one
 // call (close_range(2), Linux 5.11); false where the kernel lacks it.
 func closeOnExecRange() bool {
