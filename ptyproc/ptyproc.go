@@ -123,6 +123,34 @@ func (p *Process) Pid() int { return p.child.Pid }
 // the terminal have gone it returns an error (EIO on Linux).
 func (p *Process) Read(b []byte) (int, error) { return p.master.Read(b) }
 
+// ReadNow reads what the master holds into buf without waiting: 0 and a
+// nil error when it holds nothing. It is for a caller that must not block,
+// the watcher's callback; the error of a read (EIO once the terminal has
+// hung up), or ErrClosed, is returned as ReadReady would return it.
+func (p *Process) ReadNow(buf []byte) (int, error) {
+	var n int
+	var rerr syscall.Errno
+	err := p.raw.Control(func(fd uintptr) {
+		for {
+			n, rerr = rawRead(fd, buf)
+			if rerr != syscall.EINTR {
+				return
+			}
+		}
+	})
+	switch {
+	case err != nil:
+		return 0, ErrClosed
+	case rerr == syscall.EAGAIN:
+		return 0, nil
+	case rerr != 0:
+		return 0, &os.PathError{Op: "read", Path: p.master.Name(), Err: rerr}
+	case n == 0 && len(buf) > 0:
+		return 0, io.EOF
+	}
+	return n, nil
+}
+
 // ReadReady reads output like Read, into buf; or, when buf is nil, into the
 // buffer get returns, which it calls only once there is something to read
 // (or the terminal has hung up, or poll(2) failed and it cannot tell), so a

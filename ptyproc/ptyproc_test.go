@@ -558,3 +558,45 @@ func TestWriteAllByDeadline(t *testing.T) {
 		t.Fatalf("WriteAll after the deadline = %v, want ErrClosed", err)
 	}
 }
+
+// ReadNow never waits: with nothing to read it returns 0 and no error, and
+// it returns what the program printed once it is there; once the master is
+// closed it fails with ErrClosed.
+func TestReadNow(t *testing.T) {
+	c := startProc(t, sh(t, `stty -echo; read x; printf READNOW-$((6*7)); exec sleep 100`), 80, 24)
+	buf := make([]byte, 1024)
+	deadline := time.Now().Add(timeout)
+	for { // the shell's stty, then its wait for a line: nothing to read
+		n, err := c.p.ReadNow(buf)
+		if err != nil {
+			t.Fatalf("ReadNow before any output: %v", err)
+		}
+		if n == 0 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("ReadNow kept returning output")
+		}
+	}
+	if err := c.p.WriteAll([]byte("\n")); err != nil {
+		t.Fatal(err)
+	}
+	var got []byte
+	for !bytes.Contains(got, []byte("READNOW-42")) {
+		if time.Now().After(deadline) {
+			t.Fatalf("ReadNow gave %q, never READNOW-42", got)
+		}
+		n, err := c.p.ReadNow(buf)
+		if err != nil {
+			t.Fatalf("ReadNow: %v", err)
+		}
+		got = append(got, buf[:n]...)
+		if n == 0 {
+			runtime.Gosched()
+		}
+	}
+	_ = c.p.Close()
+	if _, err := c.p.ReadNow(buf); !errors.Is(err, ptyproc.ErrClosed) {
+		t.Fatalf("ReadNow after Close = %v, want ErrClosed", err)
+	}
+}
