@@ -87,3 +87,23 @@ func TestExitWhileParked(t *testing.T) {
 		t.Fatal("the background job has gone: nothing held the terminal")
 	}
 }
+
+// A session someone is attached to from a terminal keeps its reader, so a
+// keystroke's echo finds it waiting (mux/reader.go, setReadDeadline); once
+// the last terminal has left, the reader parks again and the session holds
+// no goroutine. The count is the server's own: a session's reader is one
+// goroutine, an attached client two.
+func TestReaderParksWhenTheLastTerminalLeaves(t *testing.T) {
+	e := newEnv(t)
+	e.mustWr("new", "-d", "p")
+	e.eventually("the prompt", func() bool { return strings.Contains(e.mustWr("capture", "p"), strings.TrimSpace(prompt)) })
+	base := e.idleGoroutines(8)
+	tm := e.term(80, 24, "attach", "p")
+	tm.send("echo typed-$((6*7))\r")
+	tm.expect("typed-42")
+	tm.send("\x1c") // the detach key
+	if code := tm.wait(); code != 0 {
+		t.Fatalf("attach exited %d after the detach key, want 0", code)
+	}
+	e.eventually("the server back to its goroutines before the attach", func() bool { return e.status("goroutines") <= base })
+}

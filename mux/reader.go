@@ -31,6 +31,7 @@ type readerState uint8
 const (
 	readIdle    readerState = iota // the watcher waits for output
 	readRunning                    // a reader goroutine runs
+	readWoken                      // the watcher reads what woke it (wake)
 	readDone                       // everything was read: the session is ending
 )
 
@@ -64,6 +65,7 @@ func (ss *session) readLoop() {
 	// server takes a second P meanwhile (procs.go).
 	burst := false
 	var pace floodPace
+	total := 0 // read by this reader
 	defer func() {
 		if burst {
 			burstEnds()
@@ -108,15 +110,11 @@ func (ss *session) readLoop() {
 		// goroutine was held up elsewhere would cut the drain short, or
 		// park a reader that output is waiting for.
 		at := ss.exitedAt.Load()
-		if at != 0 {
-			if time.Since(time.Unix(0, at)) > drainMax {
-				ss.readerDone()
-				return
-			}
-			_ = ss.proc.SetReadDeadline(time.Now().Add(drainQuiet))
-		} else {
-			_ = ss.proc.SetReadDeadline(time.Now().Add(linger))
+		if at != 0 && time.Since(time.Unix(0, at)) > drainMax {
+			ss.readerDone()
+			return
 		}
+		ss.setReadDeadline(at, total >= burstArena)
 		var room []byte // nil: ReadReady allocates a new arena through get
 		if len(arena)-off >= minRoom {
 			room = arena[off:min(off+readChunk, len(arena))]
@@ -125,6 +123,7 @@ func (ss *session) readLoop() {
 		if n > 0 {
 			chunk := arena[off : off+n : off+n]
 			off += n
+			total += n
 			ss.srv.output.Add(int64(n))
 			// A restore is drawing this session's backlog (lockModel):
 			// wait for it to end, so that the backlog does.
@@ -152,6 +151,44 @@ func (ss *session) readLoop() {
 	}
 }
 
+// setReadDeadline sets the deadline of the reader's next read: drainQuiet
+// after the exit; none while someone at a terminal is attached, whose
+// keystrokes' echoes then find a reader waiting; linger otherwise. A
+// reader that parks after each echo costs a person's keystroke a wake-up
+// of the watcher and a park on a timer: 60 to 80 µs an echo at a person's
+// pace (docs/benchmarks.md), which outweighs a goroutine for a session
+// someone is looking at. A reader that has read a burst (loud) still parks
+// after linger, attached or not: its parking is how the server sees the
+// burst end and hands its memory back (release.go). at is exitedAt as the
+// reader loaded it.
+func (ss *session) setReadDeadline(at int64, loud bool) {
+	if at != 0 {
+		_ = ss.proc.SetReadDeadline(time.Now().Add(drainQuiet))
+		return
+	}
+	if !loud && ss.answerers.Load() > 0 {
+		_ = ss.proc.SetReadDeadline(time.Time{})
+		// Looked at again after: what ends a wait without a deadline
+		// (the last terminal leaving, an upgrade holding the readers)
+		// changes what is looked at here first and kicks the reader
+		// second (kickReader), so either this sees the change or the kick
+		// comes after the deadline was cleared.
+		if ss.answerers.Load() > 0 && !ss.srv.up.readersHeld.Load() {
+			return
+		}
+	}
+	_ = ss.proc.SetReadDeadline(time.Now().Add(linger))
+}
+
+// kickReader ends a read waiting without a deadline (setReadDeadline), so
+// that the reader looks again at whether it should park or hold. After
+// the exit the drain's own deadline stands.
+func (ss *session) kickReader() {
+	if ss.proc != nil && ss.exitedAt.Load() == 0 {
+		_ = ss.proc.SetReadDeadline(time.Now())
+	}
+}
+
 // park leaves the quiet PTY to the watcher, which starts a reader again
 // when output comes, and reports true; or false if the child has exited
 // and this reader must drain instead. Arming and the state change happen
@@ -159,6 +196,11 @@ func (ss *session) readLoop() {
 func (ss *session) park() bool {
 	ss.readMu.Lock()
 	defer ss.readMu.Unlock()
+	return ss.parkLocked()
+}
+
+// parkLocked is park with readMu held.
+func (ss *session) parkLocked() bool {
 	if ss.exitedAt.Load() != 0 {
 		return false
 	}
@@ -177,15 +219,57 @@ func (ss *session) park() bool {
 	return true
 }
 
-// wake starts a reader for a parked PTY. It runs on the watcher's
-// goroutine, or the exit's.
+// wake is called for a parked PTY that has output, on the watcher's
+// goroutine, or to drain it after the child's exit. What woke the watcher
+// is most often short (an echo, a prompt), and the watcher reads it and
+// parks the PTY again itself: a reader goroutine started for it would
+// linger for more, then park on a timer, and at a person's pace of typing
+// that path cost each echo about 80 µs more (docs/benchmarks.md). A read
+// that fills its buffer (a burst begins), or anything the watcher must
+// not wait for, starts a reader.
 func (ss *session) wake() {
 	ss.readMu.Lock()
 	defer ss.readMu.Unlock()
-	if ss.reader == readIdle {
-		ss.reader = readRunning
-		go ss.readLoop()
+	if ss.reader != readIdle {
+		return
 	}
+	if ss.watcherMayRead() {
+		// readMu is not held across the read and the fan-out (it is
+		// taken alone); readWoken keeps a second wake out meanwhile, and
+		// parkLocked looks at the exit again after.
+		ss.reader = readWoken
+		ss.readMu.Unlock()
+		short := ss.readWoken()
+		ss.readMu.Lock()
+		if short && ss.parkLocked() {
+			return
+		}
+	}
+	ss.reader = readRunning
+	go ss.readLoop()
+}
+
+// watcherMayRead reports whether the watcher may read the PTY itself: not
+// while someone at a terminal is attached (a reader started then stays,
+// setReadDeadline), not after the exit (a reader drains it), and not while
+// an upgrade holds readers, a restore draws the backlog or the model is far
+// behind (a reader waits for those, and the watcher must not).
+func (ss *session) watcherMayRead() bool {
+	return ss.answerers.Load() == 0 && ss.exitedAt.Load() == 0 && !ss.srv.up.readersHeld.Load() &&
+		ss.model.hold.Load() == nil && ss.model.lag.Load() <= maxModelLag
+}
+
+// readWoken is the watcher's one read of a woken PTY, into an arena of
+// minArena, fanned out as a reader's would be. It reports whether the read
+// was short: nothing more is waiting, and the PTY can park again.
+func (ss *session) readWoken() bool {
+	buf := make([]byte, minArena)
+	n, err := ss.proc.ReadNow(buf)
+	if n > 0 {
+		ss.srv.output.Add(int64(n))
+		ss.fanOut(buf[:n:n])
+	}
+	return err == nil && n < len(buf)
 }
 
 // readerDone records that the PTY was read to its end.

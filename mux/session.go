@@ -475,7 +475,9 @@ func (ss *session) countAnswerersLocked() {
 			n++
 		}
 	}
-	ss.answerers.Store(int32(n))
+	if ss.answerers.Swap(int32(n)) > 0 && n == 0 {
+		ss.kickReader() // the reader waits without a deadline no more (setReadDeadline)
+	}
 }
 
 // info describes the session for wr ls.

@@ -305,6 +305,9 @@ func (s *server) quiesce() (*upgradeHold, error) {
 	// 2. The PTY readers, and sessions that are ending.
 	h.at = time.Now()
 	s.up.readersHeld.Store(true)
+	for _, ss := range h.sessions {
+		ss.kickReader() // one waiting without a deadline (setReadDeadline)
+	}
 	deadline := time.Now().Add(holdReadersMax)
 	for _, ss := range h.sessions {
 		for !ss.heldStill() {
