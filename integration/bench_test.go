@@ -621,12 +621,41 @@ func newHolder(tb testing.TB, kind string) holder {
 // lowest of dtach's, tmux's and screen's and <= 1.15x floor-relay's; p99
 // <= tmux's. The floor holders (floor_test.go) show what each shape of
 // holder costs at the least: a second process and socket hop is wr's.
+//
+// The holders take turns, one echo each, starting from a different one
+// each round, after a pause (echoGap): the machine's load drifts over the
+// seconds a run takes, and measured one after the other each holder met a
+// different machine (a holder's p50 moved by 30% between two runs a minute
+// apart, and which holder came out fastest with it).
 func BenchmarkKeystrokeEcho(b *testing.B) {
 	kinds := append(names(holders(b)), floorKinds(b, "floor-fan", "floor-relay")...)
 	for i := 0; i < b.N; i++ {
+		echoers := make([]*echoer, len(kinds))
+		for k, kind := range kinds {
+			echoers[k] = startEcho(b, newHolder(b, kind))
+		}
+		rounds := 400
+		if n, err := strconv.Atoi(os.Getenv("WR_BENCH_ECHO_ROUNDS")); err == nil && n > 0 {
+			rounds = n // more samples, for a CPU profile of the echo path
+		}
+		gap := echoGap
+		if d, err := time.ParseDuration(os.Getenv("WR_BENCH_ECHO_GAP")); err == nil {
+			gap = d
+		}
+		for r := -50; r < rounds; r++ { // 50 to warm up
+			time.Sleep(gap)
+			for k := range echoers {
+				e := echoers[(k+r+50)%len(echoers)]
+				if d := e.echo(b, r); r >= 0 {
+					e.lat = append(e.lat, d)
+				}
+			}
+		}
 		p50s, p99s := map[string]float64{}, map[string]float64{}
-		for _, kind := range kinds {
-			p50s[kind], p99s[kind] = echoLatency(b, newHolder(b, kind))
+		for k, kind := range kinds {
+			lat := echoers[k].lat
+			slices.Sort(lat)
+			p50s[kind], p99s[kind] = float64(lat[len(lat)/2].Microseconds()), float64(lat[len(lat)*99/100].Microseconds())
 		}
 		report(b, "p50-µs", p50s, kinds)
 		for _, n := range kinds {
@@ -638,9 +667,24 @@ func BenchmarkKeystrokeEcho(b *testing.B) {
 	}
 }
 
-// echoLatency is the p50 and p99 in µs of 400 one-byte round trips through
-// h (WR_BENCH_ECHO_ROUNDS of them if set), after 50 to warm up.
-func echoLatency(b *testing.B, h holder) (p50, p99 float64) {
+// echoGap is the pause before each round of echoes (WR_BENCH_ECHO_GAP
+// sets another, 0 for none). A person types a few keys a second: between
+// two of them a holder has gone idle, and so has the machine. Back to back,
+// each holder's next key would come within a millisecond and a half and
+// find it still busy from the last, a pace nobody types at (wr's PTY
+// reader, for one, waits 2 ms for more output before it parks). 5 ms is
+// past every holder's linger, and keeps a run short.
+const echoGap = 5 * time.Millisecond
+
+// echoer is a holder's session running `stty raw -echo; cat`, attached,
+// and the echo times measured through it.
+type echoer struct {
+	h   holder
+	s   *sink
+	lat []time.Duration
+}
+
+func startEcho(b *testing.B, h holder) *echoer {
 	// READY comes after the first byte typed, so holders that cannot
 	// redraw (dtach) show it too.
 	h.create(b, "stty raw -echo; dd bs=1 count=1 >/dev/null 2>&1; echo ECHO-READY-$((6*7)); exec cat")
@@ -648,23 +692,17 @@ func echoLatency(b *testing.B, h holder) (p50, p99 float64) {
 	h.attached(b, 1)
 	s.send(b, "!")
 	waitFor(b, ready, h.name()+" ready")
-	rounds := 450
-	if n, err := strconv.Atoi(os.Getenv("WR_BENCH_ECHO_ROUNDS")); err == nil && n > 50 {
-		rounds = n + 50 // more samples, for a CPU profile of the echo path
-	}
-	var lat []time.Duration
-	for r := 0; r < rounds; r++ {
-		c := byte('a' + r%26)
-		hit := s.watch(string([]byte{c}))
-		start := time.Now()
-		s.send(b, string([]byte{c}))
-		waitFor(b, hit, h.name()+" echo")
-		if r >= 50 {
-			lat = append(lat, time.Since(start))
-		}
-	}
-	slices.Sort(lat)
-	return float64(lat[len(lat)/2].Microseconds()), float64(lat[len(lat)*99/100].Microseconds())
+	return &echoer{h: h, s: s}
+}
+
+// echo types one byte (round r's) and waits for it to come back.
+func (e *echoer) echo(b *testing.B, r int) time.Duration {
+	c := byte('a' + (r+52)%26)
+	hit := e.s.watch(string([]byte{c}))
+	start := time.Now()
+	e.s.send(b, string([]byte{c}))
+	waitFor(b, hit, e.h.name()+" echo")
+	return time.Since(start)
 }
 
 // BenchmarkIdleMemory: holder memory per idle session, and wr's server
