@@ -69,6 +69,7 @@ func TestLockCaughtUpLeavesTheSessionLockFree(t *testing.T) {
 			}
 		}
 		mu.Unlock()
+		m.feedInline() // as fanOut does
 		time.Sleep(100 * time.Microsecond)
 	}
 	<-done

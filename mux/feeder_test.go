@@ -37,6 +37,7 @@ func TestFeederAppliesEverything(t *testing.T) {
 			mu.Lock()
 			m.pushLocked(modelOp{chunk: chunk})
 			mu.Unlock()
+			m.feedInline() // as fanOut does
 			if i%13 == 0 {
 				runtime.Gosched()
 			}
@@ -65,6 +66,8 @@ func TestFeederLeavesWhenIdle(t *testing.T) {
 	mu.Lock()
 	m.pushLocked(modelOp{chunk: []byte("hello\r\n")})
 	mu.Unlock()
+	m.feedInline() // as fanOut does
+
 	deadline := time.Now().Add(time.Minute) // "never", on a loaded machine
 	for m.lag.Load() != 0 || m.feeding.Load() {
 		if time.Now().After(deadline) {
@@ -128,6 +131,7 @@ func TestFeederBatchesABurst(t *testing.T) {
 		mu.Lock()
 		m.pushLocked(modelOp{chunk: chunk})
 		mu.Unlock()
+		m.feedInline() // as fanOut does
 		if (sent+len(chunk))%perTick == 0 {
 			for m.feeding.Load() {
 				runtime.Gosched()
@@ -204,6 +208,7 @@ func TestFeederYieldsWhileDrawing(t *testing.T) {
 		m.pushLocked(modelOp{chunk: chunk})
 	}
 	mu.Unlock()
+	m.feedInline() // as fanOut does
 	waitFed(t, m)
 	<-restored
 	if got, want := parks.Load(), int64(total/yieldEvery)*9/10; got < want {
@@ -251,6 +256,7 @@ func BenchmarkFeederLetsOthersRun(b *testing.B) {
 			m.pushLocked(modelOp{chunk: chunk})
 		}
 		mu.Unlock()
+		m.feedInline() // as fanOut does
 		d := <-stamped
 		if d < 0 {
 			b.Fatal("no time stamp from the writer")
@@ -262,4 +268,39 @@ func BenchmarkFeederLetsOthersRun(b *testing.B) {
 	}
 	slices.Sort(waits)
 	b.ReportMetric(float64(waits[len(waits)/2].Microseconds()), "median-wait-µs")
+}
+
+// A little output after quiet (a keystroke's echo) is drawn by the fan-out
+// that sent it, with no timer armed and no feeder started; more than
+// inlineFeedMax, or output behind a backlog, is still the feeder's.
+func TestEchoIsDrawnByTheFanOut(t *testing.T) {
+	var mu sync.Mutex
+	m := newModel(80, 24, 100, &mu, func() bool { return false }, func([]byte) {})
+	push := func(b []byte) {
+		mu.Lock()
+		m.pushLocked(modelOp{chunk: b})
+		mu.Unlock()
+		m.feedInline()
+	}
+	push([]byte("typed-x"))
+	mu.Lock()
+	armed := m.timerSet
+	mu.Unlock()
+	if armed || m.feeding.Load() || m.lag.Load() != 0 || m.passes.Load() != 0 {
+		t.Fatalf("an echo armed the timer (%v) or started a feeder (%v, %d passes); %d bytes left", armed, m.feeding.Load(), m.passes.Load(), m.lag.Load())
+	}
+	m.mu.Lock()
+	got := string(m.scr.AppendText(nil, screen.TextOptions{}))
+	m.mu.Unlock()
+	if !strings.Contains(got, "typed-x") {
+		t.Fatalf("the echo is not on the screen:\n%s", got)
+	}
+
+	push([]byte(strings.Repeat("y", inlineFeedMax+1)))
+	mu.Lock()
+	armed = m.timerSet
+	mu.Unlock()
+	if !armed && m.lag.Load() != 0 && !m.feeding.Load() {
+		t.Fatalf("%d bytes of output are left with no timer and no feeder", m.lag.Load())
+	}
 }

@@ -43,6 +43,7 @@ type model struct {
 	pending  []modelOp
 	timer    feedTimer // kicks the feeder feedDelay after an op
 	timerSet bool      // the timer is running
+	inline   bool      // pending is the fan-out's to draw (feedInline)
 	pushed   int64     // bytes ever pushed
 	tickMark int64     // pushed when the timer was armed or last ticked
 	stopped  bool      // the session has ended: feed no more
@@ -211,7 +212,9 @@ const (
 // isDropped reports whether the session's output is no longer drawn.
 func (m *model) isDropped() bool { return m.dropped != nil && m.dropped() }
 
-// pushLocked queues an op. Called with the session's mu held.
+// pushLocked queues an op. Called with the session's mu held; a caller
+// that pushes output calls feedInline once it has let go of the mu, or a
+// little output after quiet is not drawn until someone needs the screen.
 func (m *model) pushLocked(op modelOp) {
 	if m.stopped || m.isDropped() {
 		return
@@ -222,6 +225,10 @@ func (m *model) pushLocked(op modelOp) {
 	switch {
 	case lag >= feedBatch:
 		m.kick()
+	case lag == int64(len(op.chunk)) && len(op.chunk) > 0 && len(op.chunk) <= inlineFeedMax && !m.timerSet:
+		// A little output after quiet (an echo, a prompt): the fan-out
+		// draws it itself once the clients have it (feedInline).
+		m.inline = true
 	case !m.timerSet:
 		m.timerSet = true
 		m.tickMark = m.pushed
@@ -230,6 +237,49 @@ func (m *model) pushLocked(op modelOp) {
 		} else {
 			m.timer.Reset(feedDelay)
 		}
+	}
+}
+
+// inlineFeedMax is the most output, after quiet, that the goroutine
+// fanning it out draws itself (feedInline) rather than leaving it to the
+// feeder feedDelay later. Arming that timer for each keystroke's echo cost
+// the server a wake-up of another thread (Go's timers wake the poller)
+// and, 2 ms on, a timer goroutine and a feeder goroutine: a third of its
+// CPU per echo, taken from the CPU the shell and the client echo on.
+// Drawing a few hundred bytes costs microseconds.
+const inlineFeedMax = 512
+
+// feedInline draws what pushLocked left for the fan-out (inline), after
+// the clients were sent it, so it is off the echo's critical path. It
+// never waits for the model: if a feeder or a catch-up holds it, the
+// feeder is kicked instead. Answers to queries go out through the feeder,
+// never from here: writing the PTY from the reader could wait on a program
+// that waits on its output being read.
+func (m *model) feedInline() {
+	m.sessionMu.Lock()
+	if !m.inline {
+		m.sessionMu.Unlock()
+		return
+	}
+	m.inline = false
+	if !m.mu.TryLock() {
+		m.sessionMu.Unlock()
+		m.kick()
+		return
+	}
+	ops := m.pending
+	m.pending = nil
+	stopped := m.stopped || m.isDropped()
+	m.sessionMu.Unlock()
+	if stopped {
+		m.discard(ops)
+	} else {
+		m.applyLocked(ops)
+	}
+	answer := len(m.replies) > 0
+	m.mu.Unlock()
+	if answer && !stopped {
+		m.kick()
 	}
 }
 
@@ -444,7 +494,7 @@ func (m *model) feed() {
 		if len(rest) > 0 {
 			m.kicked.Store(true) // the next pass takes the rest
 		}
-		m.timerSet = false
+		m.timerSet, m.inline = false, false
 		stopped := m.stopped || m.isDropped()
 		m.sessionMu.Unlock()
 		if stopped {

@@ -295,4 +295,5 @@ func (ss *session) fanOut(chunk []byte) {
 		c.send(wire.TypeOutput, chunk)
 	}
 	ss.mu.Unlock()
+	ss.model.feedInline()
 }

@@ -117,6 +117,7 @@ func TestFeederGivesWayToTyping(t *testing.T) {
 		m.pushLocked(modelOp{chunk: chunk})
 	}
 	mu.Unlock()
+	m.feedInline() // as fanOut does
 	waitFed(t, m)
 	if want := feedBatch / ledYieldEvery * 9 / 10; flood < want || short != 0 {
 		t.Fatalf("drawing %d KiB while someone typed elsewhere paused %d times for the typist and %d times briefly, want at least %d and 0", feedBatch>>10, flood, short, want)
@@ -186,6 +187,7 @@ func TestOnlyFloodsAreLed(t *testing.T) {
 		mu.Lock()
 		m.pushLocked(modelOp{chunk: colourChunk()})
 		mu.Unlock()
+		m.feedInline() // as fanOut does
 		ft.fire()
 		waitFed(t, m)
 		if *flood != 0 {
@@ -200,6 +202,7 @@ func TestOnlyFloodsAreLed(t *testing.T) {
 			m.pushLocked(modelOp{chunk: chunk})
 		}
 		mu.Unlock()
+		m.feedInline() // as fanOut does
 		m.lockCaughtUp(nil)
 		m.unlock()
 		if *flood != 0 {
@@ -214,6 +217,7 @@ func TestOnlyFloodsAreLed(t *testing.T) {
 			m.pushLocked(modelOp{chunk: colourChunk()})
 		}
 		mu.Unlock()
+		m.feedInline() // as fanOut does
 		ft.fire()
 		waitFed(t, m)
 		if *flood == 0 {
