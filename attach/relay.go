@@ -318,6 +318,11 @@ type relay struct {
 	// possible; inputWrites says it was, and readInput is the writer.
 	inFile      *os.File
 	inputWrites bool
+	// woken says wakeWriter has queued something for readInput since it
+	// last looked (inputWrites only).
+	woken atomic.Bool
+	// inFrame is sendInput's frame buffer when readInput is the writer.
+	inFrame []byte
 	// inReader is inFile, and sock the connection, as read and written:
 	// through wire.RawFD when they have a non-blocking descriptor (see
 	// there why). sock is read by readServer alone and written by the
@@ -395,11 +400,14 @@ func newRelay(conn *Conn, opts Options, isTerm bool, sigs chan os.Signal) *relay
 }
 
 // wakeWriter makes a readInput that writes for the connection look at its
-// queue. Ordering: the frame is queued before the deadline is set, and
-// readInput clears the deadline before it drains the queue, so a frame is
-// never left waiting for the next keystroke.
+// queue. Ordering: the frame is queued before woken and the deadline are
+// set, and readInput clears woken and then the deadline before it drains
+// the queue, so a frame is never left waiting for the next keystroke; a
+// deadline set after readInput cleared it expires its next read, which
+// clears it again (never a read that keeps expiring).
 func (r *relay) wakeWriter() {
 	if r.inputWrites {
+		r.woken.Store(true)
 		_ = r.inFile.SetReadDeadline(time.Now())
 	}
 }
@@ -648,12 +656,17 @@ func (r *relay) readInput() {
 			// Resize queued just before a keystroke must reach the server
 			// before the keystroke that claims the size with it. The
 			// deadline is cleared before the queue is drained (see
-			// wakeWriter).
-			_ = r.inFile.SetReadDeadline(time.Time{})
-			if !r.writeQueued() {
-				return
+			// wakeWriter). With nothing queued (woken unset) a keystroke
+			// goes straight out: no trip to the poller for a deadline,
+			// no select, on the echo's path.
+			expired := errors.Is(err, os.ErrDeadlineExceeded)
+			if r.woken.Swap(false) || expired {
+				_ = r.inFile.SetReadDeadline(time.Time{})
+				if !r.writeQueued() {
+					return
+				}
 			}
-			if errors.Is(err, os.ErrDeadlineExceeded) {
+			if expired {
 				continue // woken for the queue
 			}
 		}
@@ -746,12 +759,21 @@ func (r *relay) writeQueued() bool {
 	}
 }
 
+// keptFrame is the largest frame buffer sendInput keeps between
+// keystrokes.
+const keptFrame = 4 << 10
+
 func (r *relay) sendInput(b []byte) {
 	for len(b) > 0 {
 		n := min(len(b), wire.MaxPayload)
 		if r.inputWrites {
-			// This goroutine is the writer: one frame, one write, now.
-			f, _ := wire.AppendFrame(nil, wire.TypeInput, b[:n])
+			// This goroutine is the writer: one frame, one write, now,
+			// from a buffer kept for the next keystroke (a paste's
+			// larger one is not kept).
+			f, _ := wire.AppendFrame(r.inFrame[:0], wire.TypeInput, b[:n])
+			if cap(f) <= keptFrame {
+				r.inFrame = f[:0]
+			}
 			if _, err := r.sock.Write(f); err != nil {
 				return // the reader sees the connection go
 			}

@@ -31,7 +31,7 @@ func Adopt(masterFD, pid int) (*Process, error) {
 		master.Close()
 		return nil, err
 	}
-	return &Process{master: master, raw: raw, child: child}, nil
+	return newProcess(master, raw, child), nil
 }
 
 // MasterFD is the master's descriptor number, for a hand-off to name it.

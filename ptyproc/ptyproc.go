@@ -39,6 +39,29 @@ type Process struct {
 
 	watchMu sync.Mutex // guards watch
 	watch   readWatch  // the master's registration with a Watcher
+
+	// The reader's call (ReadReady) and the writer's (writeAll), with
+	// their arguments and results, made once: a closure made per call
+	// escapes to the heap, and every keystroke and its echo made two.
+	// One reader and one writer at a time, as for the bytes' order.
+	rbuf   []byte
+	rget   func() []byte
+	rn     int
+	rerrno syscall.Errno
+	readFn func(fd uintptr) bool
+
+	wbuf    []byte
+	wdone   int
+	werrno  syscall.Errno
+	writeFn func(fd uintptr) bool
+}
+
+// newProcess is the Process of master, its raw side and child (nil until
+// started).
+func newProcess(master *os.File, raw syscall.RawConn, child *os.Process) *Process {
+	p := &Process{master: master, raw: raw, child: child}
+	p.readFn, p.writeFn = p.readReady, p.writeReady
+	return p
 }
 
 // Start runs cmd with a new PTY of the given size as its controlling
@@ -60,7 +83,7 @@ func Start(cmd *exec.Cmd, cols, rows int) (*Process, error) {
 		tty.Close()
 		return nil, err
 	}
-	p := &Process{master: master, raw: raw}
+	p := newProcess(master, raw, nil)
 	if err := p.Resize(cols, rows); err != nil {
 		master.Close()
 		tty.Close()
@@ -157,25 +180,10 @@ func (p *Process) ReadNow(buf []byte) (int, error) {
 // caller that allocates its buffers on demand holds none while the program
 // is quiet. Deadlines and Close apply as to Read.
 func (p *Process) ReadReady(buf []byte, get func() []byte) (int, error) {
-	var n int
-	var rerr syscall.Errno
-	err := p.raw.Read(func(fd uintptr) bool {
-		if buf == nil {
-			// A level check, like the read it stands for: output that
-			// arrives after it wakes the poller's wait as a read's EAGAIN
-			// would.
-			if !readable(fd) {
-				return false
-			}
-			buf = get()
-		}
-		for {
-			n, rerr = rawRead(fd, buf)
-			if rerr != syscall.EINTR {
-				return rerr != syscall.EAGAIN
-			}
-		}
-	})
+	p.rbuf, p.rget, p.rn, p.rerrno = buf, get, 0, 0
+	err := p.raw.Read(p.readFn)
+	buf, n, rerr := p.rbuf, p.rn, p.rerrno
+	p.rbuf, p.rget = nil, nil // hold no buffer past the call
 	switch {
 	case err != nil:
 		return 0, err
@@ -185,6 +193,26 @@ func (p *Process) ReadReady(buf []byte, get func() []byte) (int, error) {
 		return 0, io.EOF
 	}
 	return n, nil
+}
+
+// readReady is ReadReady's call, made by the poller when the master may be
+// readable.
+func (p *Process) readReady(fd uintptr) bool {
+	if p.rbuf == nil {
+		// A level check, like the read it stands for: output that
+		// arrives after it wakes the poller's wait as a read's EAGAIN
+		// would.
+		if !readable(fd) {
+			return false
+		}
+		p.rbuf = p.rget()
+	}
+	for {
+		p.rn, p.rerrno = rawRead(fd, p.rbuf)
+		if p.rerrno != syscall.EINTR {
+			return p.rerrno != syscall.EAGAIN
+		}
+	}
 }
 
 // SetReadDeadline bounds a pending Read, used to drain what is left after

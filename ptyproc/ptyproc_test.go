@@ -600,3 +600,33 @@ func TestReadNow(t *testing.T) {
 		t.Fatalf("ReadNow after Close = %v, want ErrClosed", err)
 	}
 }
+
+// A keystroke (WriteAllBy with no deadline, as a client's input is
+// written) and its echo (ReadReady) allocate nothing: a closure made per
+// call escaped to the heap, two allocations for every key.
+func TestEchoDoesNotAllocate(t *testing.T) {
+	if raceEnabled {
+		t.Skip("the race detector's instrumentation allocates")
+	}
+	c := startProc(t, sh(t, `stty raw -echo; printf R; exec cat`), 80, 24)
+	buf := make([]byte, 64)
+	if n, err := c.p.ReadReady(buf, nil); err != nil || n == 0 {
+		t.Fatalf("the shell's first output: %d bytes, %v", n, err)
+	}
+	key := []byte("k")
+	allocs := testing.AllocsPerRun(50, func() {
+		if _, err := c.p.WriteAllBy(key, time.Time{}); err != nil {
+			t.Fatal(err)
+		}
+		for got := 0; got < len(key); {
+			n, err := c.p.ReadReady(buf, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got += n
+		}
+	})
+	if allocs != 0 {
+		t.Fatalf("a key and its echo allocated %.1f times", allocs)
+	}
+}

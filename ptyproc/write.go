@@ -22,6 +22,11 @@ func (p *Process) WriteAll(b []byte) error {
 // is the master's, so the caller must be the only writer meanwhile, as
 // every WriteAll caller must anyway for the bytes to stay in order.
 func (p *Process) WriteAllBy(b []byte, deadline time.Time) (int, error) {
+	if deadline.IsZero() {
+		// Every deadline set below is cleared before the return, so there
+		// is none to clear: a keystroke costs no two trips to the poller.
+		return p.writeAll(b)
+	}
 	if err := p.master.SetWriteDeadline(deadline); err != nil {
 		switch {
 		case p.closed.Load() || errors.Is(err, os.ErrClosed):
@@ -38,26 +43,10 @@ func (p *Process) WriteAllBy(b []byte, deadline time.Time) (int, error) {
 }
 
 func (p *Process) writeAll(b []byte) (int, error) {
-	var errno syscall.Errno
-	done := 0
-	err := p.raw.Write(func(fd uintptr) bool {
-		for len(b) > 0 {
-			n, e := rawWrite(fd, b)
-			switch e {
-			case 0:
-				b = b[n:]
-				done += n
-				continue
-			case syscall.EINTR:
-				continue
-			case syscall.EAGAIN:
-				return false // wait for room
-			}
-			errno = e
-			return true
-		}
-		return true
-	})
+	p.wbuf, p.wdone, p.werrno = b, 0, 0
+	err := p.raw.Write(p.writeFn)
+	done, errno := p.wdone, p.werrno
+	p.wbuf = nil // hold no buffer past the call
 	switch {
 	case err != nil && (p.closed.Load() || errors.Is(err, os.ErrClosed)):
 		return done, ErrClosed
@@ -67,4 +56,25 @@ func (p *Process) writeAll(b []byte) (int, error) {
 		return done, &os.PathError{Op: "write", Path: p.master.Name(), Err: errno}
 	}
 	return done, nil
+}
+
+// writeReady is writeAll's call, made by the poller when the master may
+// have room.
+func (p *Process) writeReady(fd uintptr) bool {
+	for len(p.wbuf) > 0 {
+		n, e := rawWrite(fd, p.wbuf)
+		switch e {
+		case 0:
+			p.wbuf = p.wbuf[n:]
+			p.wdone += n
+			continue
+		case syscall.EINTR:
+			continue
+		case syscall.EAGAIN:
+			return false // wait for room
+		}
+		p.werrno = e
+		return true
+	}
+	return true
 }

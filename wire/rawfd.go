@@ -39,8 +39,27 @@ import (
 // hold its P, and any stop of the world, for as long as it blocked. A RawFD
 // is for one reader and one writer goroutine at a time.
 type RawFD struct {
-	rc  syscall.RawConn
-	iov []syscall.Iovec // WriteBuffers' scratch; the writer's alone
+	rc syscall.RawConn
+
+	// The reader's side: Read's arguments and results, and the function
+	// the poller calls, made once. A closure made per call escapes to the
+	// heap (RawConn.Read keeps it through an interface), and an echo went
+	// through five such allocations in each process, at a cache-cold
+	// moment, every keystroke.
+	rb     []byte
+	rn     int
+	rerrno syscall.Errno
+	readFn func(fd uintptr) bool
+
+	// The writer's side, the same way for WriteBuffers and
+	// WriteBuffersNow.
+	iovs     []syscall.Iovec // the iovecs of the write, kept between calls
+	iov      []syscall.Iovec // what is left of them to write
+	one      [1][]byte       // Write's and WriteNow's buffers
+	wtotal   int64
+	werrno   syscall.Errno
+	writeFn  func(fd uintptr) bool
+	writeNow func(fd uintptr) bool
 }
 
 // errBlocking is returned by NewRawFD for a descriptor in blocking mode.
@@ -65,26 +84,18 @@ func NewRawFD(c syscall.Conn) (*RawFD, error) {
 	case flags&unix.O_NONBLOCK == 0:
 		return nil, errBlocking
 	}
-	return &RawFD{rc: rc}, nil
+	f := &RawFD{rc: rc}
+	f.readFn, f.writeFn, f.writeNow = f.readReady, f.writeReady, f.writeReadyNow
+	return f, nil
 }
 
 // Read reads into b, waiting until something can be read. It returns io.EOF
 // at the end of a stream.
 func (f *RawFD) Read(b []byte) (int, error) {
-	var n int
-	var errno syscall.Errno
-	err := f.rc.Read(func(fd uintptr) bool {
-		for {
-			n, errno = rawio.Read(fd, b)
-			switch errno {
-			case syscall.EINTR:
-				continue
-			case syscall.EAGAIN:
-				return false // wait in the poller
-			}
-			return true
-		}
-	})
+	f.rb, f.rn, f.rerrno = b, 0, 0
+	err := f.rc.Read(f.readFn)
+	n, errno := f.rn, f.rerrno
+	f.rb = nil // hold no buffer past the call
 	switch {
 	case err != nil:
 		return 0, err
@@ -96,47 +107,36 @@ func (f *RawFD) Read(b []byte) (int, error) {
 	return n, nil
 }
 
+// readReady is Read's call, made by the poller when fd may be readable.
+func (f *RawFD) readReady(fd uintptr) bool {
+	for {
+		f.rn, f.rerrno = rawio.Read(fd, f.rb)
+		switch f.rerrno {
+		case syscall.EINTR:
+			continue
+		case syscall.EAGAIN:
+			return false // wait in the poller
+		}
+		return true
+	}
+}
+
 // Write writes all of b, waiting for room as often as it takes.
 func (f *RawFD) Write(b []byte) (int, error) {
-	n, err := f.WriteBuffers([][]byte{b})
+	f.one[0] = b
+	n, err := f.WriteBuffers(f.one[:])
+	f.one[0] = nil
 	return int(n), err
 }
 
 // WriteBuffers writes every buffer, in order, with as few writev(2) calls as
 // the descriptor takes: one, unless it fills up.
 func (f *RawFD) WriteBuffers(bufs [][]byte) (int64, error) {
-	iov := f.iov[:0]
-	for _, b := range bufs {
-		if len(b) > 0 {
-			iov = append(iov, iovec(b))
-		}
-	}
-	f.iov = iov
-	defer clear(f.iov) // hold no buffer past the call
-	var total int64
-	var errno syscall.Errno
-	err := f.rc.Write(func(fd uintptr) bool {
-		for len(iov) > 0 {
-			n, e := rawio.Writev(fd, iov[:min(len(iov), maxIovecs)])
-			switch e {
-			case 0:
-				if n == 0 {
-					errno = syscall.EIO // no progress and no error: never spin holding the P
-					return true
-				}
-				total += int64(n)
-				iov = consumed(iov, n)
-				continue
-			case syscall.EINTR:
-				continue
-			case syscall.EAGAIN:
-				return false // wait for room in the poller
-			}
-			errno = e
-			return true
-		}
-		return true
-	})
+	all := f.fill(bufs)
+	defer clear(all) // hold no buffer past the call
+	f.wtotal, f.werrno = 0, 0
+	err := f.rc.Write(f.writeFn)
+	total, errno := f.wtotal, f.werrno
 	switch {
 	case err != nil:
 		return total, err
@@ -146,37 +146,64 @@ func (f *RawFD) WriteBuffers(bufs [][]byte) (int64, error) {
 	return total, nil
 }
 
+// fill makes the iovecs of bufs' non-empty buffers the ones to write, and
+// returns them all, for the caller to clear.
+func (f *RawFD) fill(bufs [][]byte) []syscall.Iovec {
+	iov := f.iovs[:0]
+	for _, b := range bufs {
+		if len(b) > 0 {
+			iov = append(iov, iovec(b))
+		}
+	}
+	f.iovs, f.iov = iov, iov
+	return iov
+}
+
+// writeReady is WriteBuffers' call, made by the poller when fd may have
+// room.
+func (f *RawFD) writeReady(fd uintptr) bool {
+	for len(f.iov) > 0 {
+		n, e := rawio.Writev(fd, f.iov[:min(len(f.iov), maxIovecs)])
+		switch e {
+		case 0:
+			if n == 0 {
+				f.werrno = syscall.EIO // no progress and no error: never spin holding the P
+				return true
+			}
+			f.wtotal += int64(n)
+			f.iov = consumed(f.iov, n)
+			continue
+		case syscall.EINTR:
+			continue
+		case syscall.EAGAIN:
+			return false // wait for room in the poller
+		}
+		f.werrno = e
+		return true
+	}
+	return true
+}
+
 // WriteNow writes as much of b as the descriptor takes at once, perhaps
 // nothing, and never waits for room.
 func (f *RawFD) WriteNow(b []byte) (int, error) {
-	n, err := f.WriteBuffersNow([][]byte{b})
+	f.one[0] = b
+	n, err := f.WriteBuffersNow(f.one[:])
+	f.one[0] = nil
 	return int(n), err
 }
 
 // WriteBuffersNow writes as much of bufs, in order, as the descriptor takes
 // in one writev(2), perhaps nothing, and never waits for room.
 func (f *RawFD) WriteBuffersNow(bufs [][]byte) (int64, error) {
-	iov := f.iov[:0] // the writer's scratch, as in WriteBuffers
-	for _, b := range bufs {
-		if len(b) > 0 {
-			iov = append(iov, iovec(b))
-		}
-	}
-	if len(iov) == 0 {
+	all := f.fill(bufs)
+	if len(all) == 0 {
 		return 0, nil
 	}
-	f.iov = iov
-	defer clear(f.iov)
-	var n int
-	var errno syscall.Errno
-	err := f.rc.Write(func(fd uintptr) bool {
-		for {
-			n, errno = rawio.Writev(fd, iov[:min(len(iov), maxIovecs)])
-			if errno != syscall.EINTR {
-				return true
-			}
-		}
-	})
+	defer clear(all)
+	f.wtotal, f.werrno = 0, 0
+	err := f.rc.Write(f.writeNow)
+	n, errno := f.wtotal, f.werrno
 	switch {
 	case err != nil:
 		return 0, err
@@ -185,7 +212,18 @@ func (f *RawFD) WriteBuffersNow(bufs [][]byte) (int64, error) {
 	case errno != 0:
 		return 0, os.NewSyscallError("writev", errno)
 	}
-	return int64(n), nil
+	return n, nil
+}
+
+// writeReadyNow is WriteBuffersNow's call: one writev, whatever it takes.
+func (f *RawFD) writeReadyNow(fd uintptr) bool {
+	for {
+		n, e := rawio.Writev(fd, f.iov[:min(len(f.iov), maxIovecs)])
+		if e != syscall.EINTR {
+			f.wtotal, f.werrno = int64(n), e
+			return true
+		}
+	}
 }
 
 // maxIovecs is IOV_MAX on Linux and macOS.

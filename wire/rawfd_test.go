@@ -260,3 +260,40 @@ func BenchmarkRawFDWriteNow(b *testing.B) {
 		}
 	}
 }
+
+// A keystroke's frame and its echo each pass through a RawFD in both
+// processes: none of its calls may allocate (a closure per call escaped to
+// the heap, five allocations an echo).
+func TestRawFDDoesNotAllocate(t *testing.T) {
+	if raceEnabled {
+		t.Skip("the race detector's instrumentation allocates")
+	}
+	x, y := socketPair(t)
+	w, r := rawFD(t, x), rawFD(t, y)
+	msg := []byte("\x01\x00\x00\x00\x01a")
+	bufs := [][]byte{msg[:2], msg[2:]}
+	buf := make([]byte, 64)
+	for _, tc := range []struct {
+		name string
+		call func() error
+	}{
+		{"Write", func() error { _, err := w.Write(msg); return err }},
+		{"WriteBuffers", func() error { _, err := w.WriteBuffers(bufs); return err }},
+		{"WriteNow", func() error { _, err := w.WriteNow(msg); return err }},
+		{"WriteBuffersNow", func() error { _, err := w.WriteBuffersNow(bufs); return err }},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			allocs := testing.AllocsPerRun(100, func() {
+				if err := tc.call(); err != nil {
+					t.Fatal(err)
+				}
+				if _, err := r.Read(buf); err != nil {
+					t.Fatal(err)
+				}
+			})
+			if allocs != 0 {
+				t.Fatalf("%s and Read allocated %.1f times a call", tc.name, allocs)
+			}
+		})
+	}
+}

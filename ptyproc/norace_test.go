@@ -1,0 +1,5 @@
+//go:build !race
+
+package ptyproc_test
+
+const raceEnabled = false
