@@ -231,6 +231,7 @@ func (t *clusterTable) roomFor(slack, n int) bool {
 // only cell that refers to it, and only compared with the recent ones when
 // it is closed, which may change c's number to an equal entry's.
 func (s *Screen) internCluster(text []byte, c *cell) int32 {
+	s.ownClusters()
 	if s.clusters.due(s.slack()) {
 		s.compact()
 	}

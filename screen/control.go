@@ -23,7 +23,7 @@ func (s *Screen) execute(b byte) {
 	case 0x85: // NEL
 		s.nextLine()
 	case 0x88: // HTS
-		s.tabs[s.x] = true
+		s.writableTabs()[s.x] = true
 	case 0x8d: // RI
 		s.reverseIndex()
 	case 0x8e: // SS2
@@ -53,7 +53,7 @@ func (s *Screen) esc(cmd ansi.Cmd) {
 		case 'E':
 			s.nextLine()
 		case 'H':
-			s.tabs[s.x] = true
+			s.writableTabs()[s.x] = true
 		case 'M':
 			s.reverseIndex()
 		case 'N':

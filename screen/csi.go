@@ -149,9 +149,9 @@ func (s *Screen) csiPlain(final byte, params ansi.Params) {
 	case 'g': // TBC
 		switch param(params, 0, 0) {
 		case 0:
-			s.tabs[s.x] = false
+			s.writableTabs()[s.x] = false
 		case 3:
-			clear(s.tabs)
+			clear(s.writableTabs())
 		}
 	case 'h', 'l': // SM, RM
 		for i := range params {

@@ -263,6 +263,7 @@ func (s *Screen) combine(r rune) bool {
 		s.joining = r == zwj
 		return true
 	}
+	s.ownClusters()
 	var id int32
 	if c.flags&cellCluster == 0 && s.clusters.roomFor(s.slack(), 2*utf8.UTFMax) {
 		// The commonest case: a character's first combining character.

@@ -37,14 +37,14 @@ type Screen struct {
 	primary *grid
 	alt     *grid // allocated the first time the application enters it
 	g       *grid // the active one
-	onAlt   bool
 
 	// The cursor. x is always in [0, cols) and y in [0, rows). pendingWrap
 	// is the "last column flag": a character was written in the last column
 	// with autowrap on, and the next printable character wraps first.
 	x, y        int
 	pendingWrap bool
-	cursorStyle int // DECSCUSR parameter, 0 for the terminal's default
+	onAlt       bool // g is alt; here, beside pendingWrap, it takes no word of its own
+	cursorStyle int  // DECSCUSR parameter, 0 for the terminal's default
 
 	pen        style
 	penIdx     styleID // pen's index in the style table, unless penStale
@@ -53,8 +53,11 @@ type Screen struct {
 	eraseIdx   styleID
 	eraseValid bool
 
-	top, bottom int    // scroll region: rows [top, bottom)
-	tabs        []bool // tab stop at column i
+	top, bottom int // scroll region: rows [top, bottom)
+	// tabs is the tab stop at column i. Screens whose stops are the
+	// power-on ones share them, as a slice of defaultTabs, until a stop is
+	// set or cleared (writableTabs): few programs ever do.
+	tabs []bool
 
 	charsets    [4]byte // G0-G3 designations: 0 (ASCII), '0' (DEC special graphics), 'A' (UK)
 	gl          uint8   // which G set is invoked into GL (SI/SO/LS2/LS3)
@@ -75,15 +78,21 @@ type Screen struct {
 
 	// parser is nil between Writes that leave it in the ground state: see
 	// takeParser.
-	parser   *ansi.Parser
-	handler  ansi.Handler
+	parser *ansi.Parser
+	// handler is made for the first sequence the parser is taken for: its
+	// methods' closures are an allocation an idle prompt need not pay.
+	handler  *ansi.Handler
 	reply    func([]byte)
 	replyBuf []byte
 	scratch  []byte // for building clusters
 
-	styles   styleTable
-	clusters clusterTable
-	links    linkTable
+	styles styleTable
+	// clusters and links are noClusters and noLinks, shared, until the
+	// first combining character or hyperlink (ownClusters, ownLinks): most
+	// screens never hold one, and the tables, in the Screen, would take it
+	// to the next size class up, a third bigger, for every idle session.
+	clusters *clusterTable
+	links    *linkTable
 	// cellsHeld is how many cells the last compaction walked: see slack.
 	cellsHeld   int
 	compactions int // for tests
@@ -126,17 +135,8 @@ func New(cols, rows, scrollback int) *Screen {
 	s := &Screen{cols: cols, rows: rows}
 	s.primary = newGrid(rows, scrollback)
 	s.g = s.primary
-	s.handler = ansi.Handler{
-		Print:     s.print,
-		Execute:   s.execute,
-		HandleCsi: s.csi,
-		HandleEsc: s.esc,
-		HandleOsc: s.osc,
-	}
 	s.styles.reset(0, style{})
-	s.clusters.reset(0)
-	s.links.reset(0, "")
-	s.tabs = make([]bool, cols)
+	s.clusters, s.links = &noClusters, &noLinks
 	s.resetState()
 	return s
 }
@@ -152,17 +152,56 @@ func (s *Screen) resetState() {
 	s.cursorStyle = 0
 	s.pen, s.penIdx, s.penStale = style{}, 0, false
 	s.top, s.bottom = 0, s.rows
-	s.resetTabs(0)
+	s.tabs = defaultTabs[:s.cols:s.cols]
 	s.charsets, s.gl, s.singleShift = [4]byte{}, 0, 0
 	s.modes = defaultModes
 	s.modifyOtherKeys = 0
 	s.lastChar = 0
 }
 
-// resetTabs puts a tab stop every 8 columns from column from on.
-func (s *Screen) resetTabs(from int) {
-	for i := from; i < len(s.tabs); i++ {
-		s.tabs[i] = i%8 == 0 && i > 0
+// defaultTabs is the power-on tab stops, every 8 columns, of the widest
+// screen. It is only ever read.
+var defaultTabs = func() []bool {
+	tabs := make([]bool, maxCols)
+	for i := 8; i < len(tabs); i += 8 {
+		tabs[i] = true
+	}
+	return tabs
+}()
+
+// sharedTabs reports whether s.tabs is defaultTabs' (a screen is never
+// narrower than one column).
+func (s *Screen) sharedTabs() bool { return &s.tabs[0] == &defaultTabs[0] }
+
+// writableTabs returns s.tabs, first copying them if they are shared.
+func (s *Screen) writableTabs() []bool {
+	if s.sharedTabs() {
+		s.tabs = append([]bool(nil), s.tabs...)
+	}
+	return s.tabs
+}
+
+// noClusters and noLinks are the empty tables screens share until they
+// hold a cluster or a link; only ever read. A link table holds the
+// reserved "no link" at index 0.
+var (
+	noClusters = clusterTable{open: -1}
+	noLinks    = func() (t linkTable) { t.reset(0, ""); return t }()
+)
+
+// ownClusters gives s a cluster table of its own, if it has none yet.
+func (s *Screen) ownClusters() {
+	if s.clusters == &noClusters {
+		s.clusters = new(clusterTable)
+		s.clusters.reset(0)
+	}
+}
+
+// ownLinks gives s a link table of its own, if it has none yet.
+func (s *Screen) ownLinks() {
+	if s.links == &noLinks {
+		s.links = new(linkTable)
+		s.links.reset(0, "")
 	}
 }
 
@@ -263,7 +302,16 @@ var parsers = sync.Pool{New: func() any {
 func (s *Screen) takeParser() {
 	s.parser = parsers.Get().(*ansi.Parser)
 	s.parser.Reset()
-	s.parser.SetHandler(s.handler)
+	if s.handler == nil {
+		s.handler = &ansi.Handler{
+			Print:     s.print,
+			Execute:   s.execute,
+			HandleCsi: s.csi,
+			HandleEsc: s.esc,
+			HandleOsc: s.osc,
+		}
+	}
+	s.parser.SetHandler(*s.handler)
 }
 
 // releaseParser gives the parser back if it is between sequences, where a
@@ -342,15 +390,19 @@ func (s *Screen) Resize(cols, rows int) {
 	s.x, s.y, s.pendingWrap, s.joining = cur.x, cur.y, cur.pending, false
 
 	old := len(s.tabs)
-	if cols <= cap(s.tabs) {
+	switch {
+	case s.sharedTabs():
+		s.tabs = defaultTabs[:cols:cols]
+	case cols <= cap(s.tabs):
 		s.tabs = s.tabs[:cols]
-	} else {
+	default:
 		tabs := make([]bool, cols)
 		copy(tabs, s.tabs)
 		s.tabs = tabs
 	}
-	if cols > old {
-		s.resetTabs(old)
+	if cols > old && !s.sharedTabs() {
+		// New columns get the power-on stops.
+		copy(s.tabs[old:], defaultTabs[old:cols])
 	}
 	s.cols, s.rows = cols, rows
 	s.top, s.bottom = 0, rows

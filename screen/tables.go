@@ -493,6 +493,7 @@ func (s *Screen) internLink(text []byte) uint32 {
 	if id, ok := s.links.lookup(text, h); ok {
 		return uint32(id)
 	}
+	s.ownLinks()
 	if s.links.due(s.slack()) {
 		s.compact()
 	}
@@ -569,9 +570,14 @@ func (s *Screen) compact() {
 		usedLink[p.link] = true
 	}
 	slack := s.slack()
-	linkMap := s.links.compact(usedLink, 1, slack) // and the reserved "no link"
-	for _, p := range pens {
-		p.link = uint32(linkMap[p.link])
+	// The shared empty tables are not compacted: there is nothing to drop,
+	// and they are not this screen's to change.
+	var linkMap []int32 // nil: no link but "no link", numbered as it was
+	if s.links != &noLinks {
+		linkMap = s.links.compact(usedLink, 1, slack) // and the reserved "no link"
+		for _, p := range pens {
+			p.link = uint32(linkMap[p.link])
+		}
 	}
 
 	styleMap := make([]styleID, len(s.styles.list))
@@ -583,7 +589,9 @@ func (s *Screen) compact() {
 			continue
 		}
 		styleMap[i] = styleID(len(s.styles.list))
-		st.link = uint32(linkMap[st.link])
+		if linkMap != nil {
+			st.link = uint32(linkMap[st.link])
+		}
 		s.styles.list = append(s.styles.list, st)
 	}
 	// styleMap holds 0 for the styles dropped: the default style is not
@@ -595,7 +603,10 @@ func (s *Screen) compact() {
 		return -1
 	})
 
-	clusterMap := s.clusters.compact(usedCluster, slack)
+	var clusterMap []int32 // no cell holds a cluster while the table is the shared one
+	if s.clusters != &noClusters {
+		clusterMap = s.clusters.compact(usedCluster, slack)
+	}
 
 	s.forEachLine(func(l *line) {
 		for i := range l.cells {
