@@ -110,11 +110,11 @@ func (s *server) handleSendKeys(conn *net.UnixConn, req wire.SendKeys) {
 // sendBytes writes data to ss's PTY as one send, holding its send turn.
 func (s *server) sendBytes(conn *net.UnixConn, ss *session, data []byte, timeoutMS int64) {
 	op := newSendOp(ss, int64(len(data)), timeoutMS)
-	if !ss.sendTurn.lockBy(op.deadline) {
+	if !ss.sendTurn().lockBy(op.deadline) {
 		s.sendFailed(conn, op, errSendBusy)
 		return
 	}
-	defer ss.sendTurn.unlock()
+	defer ss.sendTurn().unlock()
 	if _, err := op.Write(data); err != nil {
 		s.sendFailed(conn, op, err)
 		return
@@ -202,11 +202,11 @@ func (s *server) handleSendStream(conn *net.UnixConn, req wire.SendStream) {
 	if !op.deadline.IsZero() {
 		_ = conn.SetReadDeadline(op.deadline)
 	}
-	if !ss.sendTurn.lockBy(op.deadline) {
+	if !ss.sendTurn().lockBy(op.deadline) {
 		s.sendFailed(conn, op, errSendBusy)
 		return
 	}
-	defer ss.sendTurn.unlock()
+	defer ss.sendTurn().unlock()
 	_, next, err := wire.ReadData(wire.NewReader(conn), op)
 	switch {
 	case op.err != nil:

@@ -444,10 +444,10 @@ func (s *server) adoptSession(hs handoffSession) (*session, error) {
 	ss := &session{
 		srv: s, marker: hs.Marker, agentLink: hs.AgentLink, pid: hs.PID, created: hs.Created,
 		command: hs.Command, cwd: hs.Cwd, clients: map[int]*client{},
-		cols: hs.Cols, rows: hs.Rows, done: make(chan struct{}), drained: make(chan struct{}),
-		inputTurn: newTurn(), sendTurn: newTurn(), keep: time.Duration(hs.KeepNS),
+		cols: hs.Cols, rows: hs.Rows, done: make(chan struct{}), keep: time.Duration(hs.KeepNS),
 		env: hs.Env, agentTarget: hs.AgentTarget,
 	}
+	ss.drained.Add(1)
 	ss.setName(hs.Name)
 	if hs.Exited {
 		ss.proc = &ptyproc.Process{}
@@ -476,7 +476,7 @@ func (s *server) adoptSession(hs handoffSession) (*session, error) {
 		ss.reader = readDone
 		ss.model.stopLocked()
 		close(ss.done)
-		close(ss.drained)
+		ss.drained.Done()
 		left := max(ss.keep-time.Since(hs.EndedAt), 0)
 		ss.expiry = time.AfterFunc(left, func() { s.collect(ss, "expired") })
 		return ss, nil

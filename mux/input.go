@@ -126,10 +126,10 @@ var errInputBusy = errors.New("the session's input is held by another writer")
 // how much of b the program took: errInputBusy if another input held the PTY
 // until then, os.ErrDeadlineExceeded if the program stopped taking b.
 func (ss *session) writePTYBy(b []byte, deadline time.Time) (int, error) {
-	if !ss.inputTurn.lockBy(deadline) {
+	if !ss.inputTurn().lockBy(deadline) {
 		return 0, errInputBusy
 	}
-	defer ss.inputTurn.unlock()
+	defer ss.inputTurn().unlock()
 	n, err := ss.proc.WriteAllBy(b, deadline)
 	if errors.Is(err, ptyproc.ErrClosed) {
 		err = fmt.Errorf("session %s has ended", ss.name())

@@ -277,7 +277,7 @@ func (ss *session) readerDone() {
 	ss.readMu.Lock()
 	ss.reader = readDone
 	ss.readMu.Unlock()
-	close(ss.drained)
+	ss.drained.Done()
 	ss.srv.outputQuiet()
 }
 

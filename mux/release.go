@@ -38,6 +38,47 @@ type memoryRelease struct {
 	left     int64        // attached clients that have left
 	leftMark int64        // left at the last release
 	count    atomic.Int64 // releases made, for wr server status
+
+	// starts counts the session starts whose garbage is still to be
+	// given back: see sessionStarted.
+	starts atomic.Int64
+	// freeOS is debug.FreeOSMemory, or a test's stand-in (nil: the real one).
+	freeOS func()
+}
+
+// Starting a session leaves garbage several times its own size (the
+// request and the client's environment, the exec's copies of both). Left
+// to the runtime it would be collected only once the heap had doubled,
+// and even collected, its pages would stay with the runtime: an idle
+// server of many sessions would hold them all, a few KiB a session. So
+// each start is followed by a release, at once: the next session's
+// objects then fill the holes this one's garbage left, not fresh spans
+// among new garbage, which a release made only after a burst would find
+// still in use and keep (a server of idle sessions started one after
+// another held a KiB more for each). Starts that come while a release runs
+// share the next one: a hundred at once pay for a few collections, not a
+// hundred.
+func (s *server) sessionStarted() {
+	if s.release.starts.Add(1) == 1 {
+		go s.releaseStarts()
+	} // else the running release goes again for this one
+}
+
+// releaseStarts releases memory until no start has come during the last
+// release.
+func (s *server) releaseStarts() {
+	r := &s.release
+	free := r.freeOS
+	if free == nil {
+		free = debug.FreeOSMemory
+	}
+	for {
+		n := r.starts.Load()
+		free()
+		if r.starts.Add(-n) == 0 {
+			return
+		}
+	}
 }
 
 // outputQuiet is called when a session's PTY goes quiet (its reader parks

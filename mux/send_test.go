@@ -185,10 +185,10 @@ func TestSendTimesOut(t *testing.T) {
 	// Wait until the first holds the send turn.
 	deadline := time.Now().Add(10 * time.Second)
 	for {
-		if !ss.sendTurn.lockBy(time.Now()) {
+		if !ss.sendTurn().lockBy(time.Now()) {
 			break
 		}
-		ss.sendTurn.unlock()
+		ss.sendTurn().unlock()
 		if time.Now().After(deadline) {
 			t.Fatal("the first send never took the turn")
 		}

@@ -102,12 +102,11 @@ type session struct {
 	// scrollback (shown.go).
 	shown shownTerms
 
-	// inputTurn serialises writes to the PTY so inputs never interleave;
-	// sendTurn is held for a whole wr send, so two sends never interleave.
-	// Both can be waited for with a deadline: a send to a program that does
-	// not read gives up, and the one behind it too.
-	inputTurn turn
-	sendTurn  turn
+	// turnsP is the session's input and send turns (inputTurn, sendTurn),
+	// made for its first input, send or answer to a query: an idle server
+	// holds mostly sessions nobody is typing into, and two channels (224
+	// bytes) made up front would be a twentieth of what each one holds.
+	turnsP atomic.Pointer[sessionTurns]
 
 	// readMu guards reader and cannotPark. The PTY is read by a goroutine
 	// that runs while output comes and ends after linger without any,
@@ -116,10 +115,11 @@ type session struct {
 	readMu     sync.Mutex
 	reader     readerState
 	cannotPark bool // the watcher refused the PTY once; said in the log
-	// drained is closed by readerDone, once, when the last reader has read
+	// drained is done by readerDone, once, when the last reader has read
 	// everything after the child's exit (the state is then readDone, and no
-	// reader starts again); waitLoop waits for it.
-	drained chan struct{}
+	// reader starts again); waitLoop waits for it. A WaitGroup, not a
+	// channel: nothing selects on it, and it needs no allocation.
+	drained sync.WaitGroup
 
 	// keep is how long the session is kept, exited, if its command ends
 	// with nobody attached and it was not killed; 0: not kept. Set at start.
@@ -141,6 +141,26 @@ type session struct {
 	// wr wait (handleWait) and kills (killSessions) wait for it.
 	done chan struct{}
 }
+
+// sessionTurns is a session's input and send turns.
+type sessionTurns struct{ input, send turn }
+
+// turns returns the session's turns, making them the first time.
+func (ss *session) turns() *sessionTurns {
+	if t := ss.turnsP.Load(); t != nil {
+		return t
+	}
+	ss.turnsP.CompareAndSwap(nil, &sessionTurns{input: newTurn(), send: newTurn()})
+	return ss.turnsP.Load()
+}
+
+// inputTurn serialises writes to the PTY so inputs never interleave.
+func (ss *session) inputTurn() turn { return ss.turns().input }
+
+// sendTurn is held for a whole wr send, so two sends never interleave.
+// Both turns can be waited for with a deadline: a send to a program that
+// does not read gives up, and the one behind it too.
+func (ss *session) sendTurn() turn { return ss.turns().send }
 
 // name is the session's current name.
 func (ss *session) name() string { return *ss.nameP.Load() }
@@ -186,7 +206,7 @@ func (ss *session) waitLoop() {
 	}
 	_ = ss.proc.SetReadDeadline(time.Now().Add(drainQuiet))
 	ss.wake() // a parked PTY is drained too
-	<-ss.drained
+	ss.drained.Wait()
 	if ss.killed.Load() {
 		code = 128 + 1 // wr kill hangs the session up: SIGHUP, whatever the shell made of it
 	}

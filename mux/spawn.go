@@ -7,7 +7,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"runtime"
 	"strings"
 	"time"
 
@@ -68,9 +67,9 @@ func (s *server) startSession(name string, cfg wire.SessionConfig) (*session, er
 	ss := &session{
 		srv: s, marker: marker, agentLink: link, proc: p, ptySize: p, pid: p.Pid(), created: time.Now(),
 		command: argv, cwd: cfg.Cwd, clients: map[int]*client{},
-		cols: cols, rows: rows, done: make(chan struct{}), drained: make(chan struct{}),
-		inputTurn: newTurn(), sendTurn: newTurn(),
+		cols: cols, rows: rows, done: make(chan struct{}),
 	}
+	ss.drained.Add(1)
 	ss.setName(name)
 	switch {
 	case cfg.KeepMS > 0:
@@ -96,12 +95,7 @@ func (ss *session) run() {
 	ss.readMu.Unlock()
 	go ss.readLoop()
 	ss.proc.NotifyExit(ss.srv.watcher, func() { go ss.waitLoop() })
-	// Starting a session leaves garbage several times its own size (the
-	// request and the client's environment, the exec's copies of both);
-	// collected now, the next session reuses that memory. Left to the
-	// runtime, it would be collected only once the heap had doubled, and a
-	// server of many idle sessions would hold it all.
-	go runtime.GC()
+	ss.srv.sessionStarted()
 }
 
 // sessionEnv is the client's environment plus WR_SESSION and WR_SOCKET, with
