@@ -6,6 +6,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/urfave/cli/v2"
 )
@@ -136,8 +137,8 @@ func verbNames(app *cli.App) []string {
 // spelling people type (Go's flag package says -name), and for an unknown
 // one the closest flag of the verb.
 func flagError(err error, verb string, flags []cli.Flag) error {
-	msg := dashName.ReplaceAllString(err.Error(), "$1--$2")
-	if m := unknownFlag.FindStringSubmatch(err.Error()); m != nil {
+	msg := dashName().ReplaceAllString(err.Error(), "$1--$2")
+	if m := unknownFlag().FindStringSubmatch(err.Error()); m != nil {
 		var names []string
 		for _, f := range flags {
 			for _, n := range f.Names() {
@@ -156,7 +157,7 @@ func flagError(err error, verb string, flags []cli.Flag) error {
 		}
 		return errors.New(msg + " (see `" + strings.Replace(where, "wr", "wr help", 1) + "`)")
 	}
-	if m := badValue.FindStringSubmatch(msg); m != nil {
+	if m := badValue().FindStringSubmatch(msg); m != nil {
 		for _, f := range flags {
 			if _, ok := f.(*cli.DurationFlag); ok && slices.Contains(f.Names(), m[2]) {
 				return fmt.Errorf("--%s %q: want a DURATION such as 10s, 1m or 0", m[2], m[1])
@@ -166,13 +167,22 @@ func flagError(err error, verb string, flags []cli.Flag) error {
 	return fmt.Errorf("%s (see --help)", msg)
 }
 
+// The patterns are compiled when a flag error is first worded, not at
+// start: every run of wr (an attach most of all) would pay for them, and
+// only a mistyped command line reads them.
 var (
 	// dashName finds a flag named with Go's single dash in an error.
-	dashName = regexp.MustCompile(`(flag |for |argument: |defined: )-([A-Za-z][A-Za-z0-9-]+)`)
+	dashName = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(flag |for |argument: |defined: )-([A-Za-z][A-Za-z0-9-]+)`)
+	})
 	// badValue is the flag package's error for a value a flag cannot take.
-	badValue = regexp.MustCompile(`invalid value "(.*)" for flag --([A-Za-z0-9-]+)`)
+	badValue = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`invalid value "(.*)" for flag --([A-Za-z0-9-]+)`)
+	})
 	// unknownFlag is the flag package's error for a flag nobody defined.
-	unknownFlag = regexp.MustCompile(`flag provided but not defined: -+(\S+)`)
+	unknownFlag = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`flag provided but not defined: -+(\S+)`)
+	})
 )
 
 // dashed spells a flag as typed: --name, or -x for a letter.

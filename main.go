@@ -84,6 +84,9 @@ func startProfile() func() {
 }
 
 func run(args []string) int {
+	if name, flags, ok := parseAttachFast(args); ok {
+		return exitCode(runAttachFast(name, flags))
+	}
 	notFound := ""
 	app := newApp(&notFound)
 	err := app.Run(normalizeArgs(app, args))
@@ -95,6 +98,11 @@ func run(args []string) int {
 		}
 		return 2
 	}
+	return exitCode(err)
+}
+
+// exitCode says err (if any) and is the code wr exits with for it.
+func exitCode(err error) int {
 	var ee *exitError
 	var ue *usageError
 	switch {
@@ -200,14 +208,23 @@ func newApp(notFound *string) *cli.App {
 	return app
 }
 
+// flagValues are a command line's flag values by name: a *cli.Context,
+// or attachFastFlags for the command line that never builds the app.
+type flagValues interface {
+	String(name string) string
+	Int(name string) int
+	Bool(name string) bool
+	Duration(name string) time.Duration
+	IsSet(name string) bool
+}
+
 // socketPath resolves --socket / $WR_SOCKET / the default.
-func socketPath(c *cli.Context) (string, error) {
+func socketPath(c flagValues) (string, error) {
 	return wire.SocketPath(c.String("socket"))
 }
 
 // splitCommand splits NAME [-- CMD ARGS] into the name and the command.
-func splitCommand(c *cli.Context) (string, []string, error) {
-	args := c.Args().Slice()
+func splitCommand(args []string) (string, []string, error) {
 	if len(args) == 0 {
 		return "", nil, &usageError{errors.New("missing session NAME")}
 	}
@@ -275,7 +292,7 @@ func oneName(c *cli.Context) (string, error) {
 	return name, nil
 }
 
-func sessionConfig(c *cli.Context, command []string) wire.SessionConfig {
+func sessionConfig(c flagValues, command []string) wire.SessionConfig {
 	cwd, _ := os.Getwd()
 	cfg := wire.SessionConfig{Command: command, Cwd: cwd, Env: os.Environ(), Scrollback: c.Int("scrollback")}
 	if c.IsSet("keep") {
@@ -289,8 +306,12 @@ func sessionConfig(c *cli.Context, command []string) wire.SessionConfig {
 	return cfg
 }
 
+// defaultDetachKey is --detach-key's default, which the flag's Value
+// cannot hold: parsing overwrites it with $WR_DETACH_KEY.
+const defaultDetachKey = `ctrl-\`
+
 // detachKeyFlag picks the key that detaches a client.
-var detachKeyFlag = &cli.StringFlag{Name: "detach-key", Value: `ctrl-\`, EnvVars: []string{"WR_DETACH_KEY"}, Usage: "key that detaches (ctrl-X or none)"}
+var detachKeyFlag = &cli.StringFlag{Name: "detach-key", Value: defaultDetachKey, EnvVars: []string{"WR_DETACH_KEY"}, Usage: "key that detaches (ctrl-X or none)"}
 
 // keepFlag sets how long a new session is kept, exited, when it ends with
 // nobody attached.
@@ -324,32 +345,40 @@ func attachCommand() *cli.Command {
 			detachKeyFlag,
 			scrollbackFlag,
 			keepFlag,
-			&cli.StringFlag{Name: "restore", Value: "scrollback", EnvVars: []string{"WR_RESTORE"}, Usage: "what a reattach draws: `scrollback` (what this terminal has not been shown, and the screen) or screen (the screen only)"},
+			&cli.StringFlag{Name: "restore", Value: defaultRestore, EnvVars: []string{"WR_RESTORE"}, Usage: "what a reattach draws: `scrollback` (what this terminal has not been shown, and the screen) or screen (the screen only)"},
 			recordFlag,
 			reconnectFlag,
 			keepaliveFlag,
 		},
 		Action: func(c *cli.Context) error {
-			name, command, err := splitCommand(c)
+			name, command, err := splitCommand(c.Args().Slice())
 			if err != nil {
 				return err
 			}
-			switch c.String("restore") {
-			case "scrollback", wire.RestoreScreen:
-			default:
-				return &usageError{fmt.Errorf("bad --restore %q: scrollback or screen", c.String("restore"))}
-			}
-			return doAttach(c, name, command, attach.Options{
-				Create: !c.Bool("no-create") && !c.Bool("read-only"), ReadOnly: c.Bool("read-only"),
-				DetachOthers: c.Bool("detach-others"), Restore: restoreMode(c),
-			})
+			return attachAction(c, name, command)
 		},
 	}
 }
 
+// defaultRestore is --restore's default.
+const defaultRestore = "scrollback"
+
+// attachAction is wr attach, once its command line is parsed.
+func attachAction(c flagValues, name string, command []string) error {
+	switch c.String("restore") {
+	case defaultRestore, wire.RestoreScreen:
+	default:
+		return &usageError{fmt.Errorf("bad --restore %q: scrollback or screen", c.String("restore"))}
+	}
+	return doAttach(c, name, command, attach.Options{
+		Create: !c.Bool("no-create") && !c.Bool("read-only"), ReadOnly: c.Bool("read-only"),
+		DetachOthers: c.Bool("detach-others"), Restore: restoreMode(c),
+	})
+}
+
 // doAttach attaches to session name; opts says how, and doAttach fills in
 // the rest from the command line.
-func doAttach(c *cli.Context, name string, command []string, opts attach.Options) error {
+func doAttach(c flagValues, name string, command []string, opts attach.Options) error {
 	keySpec := c.String("detach-key")
 	key, err := attach.ParseDetachKey(keySpec)
 	if err != nil {
@@ -400,7 +429,7 @@ func doAttach(c *cli.Context, name string, command []string, opts attach.Options
 }
 
 // restoreMode is wire.Attach.Restore for --restore (wr new has none).
-func restoreMode(c *cli.Context) string {
+func restoreMode(c flagValues) string {
 	if c.String("restore") == wire.RestoreScreen {
 		return wire.RestoreScreen
 	}
@@ -422,7 +451,7 @@ func newCommand() *cli.Command {
 			keepaliveFlag,
 		},
 		Action: func(c *cli.Context) error {
-			name, command, err := splitCommand(c)
+			name, command, err := splitCommand(c.Args().Slice())
 			if err != nil {
 				return err
 			}

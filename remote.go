@@ -44,7 +44,7 @@ func checkHost(arg, host string) error {
 
 // addressOf is the server of host: this machine's socket (--socket,
 // $WR_SOCKET, the default) for "", else host's server through ssh.
-func addressOf(c *cli.Context, host string) (string, error) {
+func addressOf(c flagValues, host string) (string, error) {
 	if host != "" {
 		return attach.RemoteAddress(host), nil
 	}

@@ -96,7 +96,11 @@ var upgradesFirst = map[string]bool{
 // failed its check: the old server serves on) or that lost the server is
 // said too, and the verb runs as it would have; one that got a reply this
 // wr cannot read (not a wr) is left to the verb to meet.
-func autoUpgrade(c *cli.Context) error {
+func autoUpgrade(c *cli.Context) error { return upgradeOlderServer(c) }
+
+// upgradeOlderServer is autoUpgrade, also for the attach that never
+// builds the app (parseAttachFast).
+func upgradeOlderServer(c flagValues) error {
 	socket, err := socketPath(c)
 	if err != nil {
 		return nil // the verb says it
