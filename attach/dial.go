@@ -12,6 +12,7 @@ import (
 	"io"
 	"io/fs"
 	"net"
+	"os"
 	"path/filepath"
 	"syscall"
 	"time"
@@ -41,6 +42,7 @@ type Conn struct {
 	c       *net.UnixConn
 	Welcome wire.Welcome // valid after the first Request
 	greeted bool         // the server has answered the Hello
+	socket  string       // the local socket dialled; "" for a remote server
 	link    *remoteLink  // the ssh behind a server on another machine (remote.go)
 }
 
@@ -74,7 +76,7 @@ func Dial(socket string) (*Conn, error) {
 		}
 		return nil, fmt.Errorf("cannot connect to %s: %w", socket, wire.ErrnoOf(err))
 	}
-	return &Conn{c: c}, nil
+	return &Conn{c: c, socket: socket}, nil
 }
 
 // readWelcome reads the server's answer to the Hello. werr is the error of
@@ -94,6 +96,9 @@ func (c *Conn) readWelcome(werr error) error {
 			// (stopped with SIGSTOP) or something that is not wr.
 			return fmt.Errorf("the server did not answer within 5s; is it stopped, or is something other than wr listening on the socket? (%w)", wire.ErrnoOf(err))
 		}
+		if c.serverExited(err) {
+			return fmt.Errorf("%w on %s (it exited as this client connected)", ErrNoServer, c.socket)
+		}
 		return fmt.Errorf("the server did not greet this client: %w", wire.ErrnoOf(err))
 	}
 	switch f.Type {
@@ -109,6 +114,25 @@ func (c *Conn) readWelcome(werr error) error {
 	default:
 		return fmt.Errorf("the server answered the greeting with %s; is something other than wr listening on the socket?", f.Type)
 	}
+}
+
+// serverExited reports whether err, the connection's end before the
+// greeting, was the server exiting: a server that ends (its last session
+// gone, wr server stop) removes its socket and then closes its listener,
+// which resets the connections it had not accepted yet. To the client that
+// is no server, as it would have been a moment later (wr ls prints [],
+// not an error), not a server that failed to speak.
+func (c *Conn) serverExited(err error) bool {
+	if c.socket == "" {
+		return false
+	}
+	hungUp := errors.Is(err, syscall.ECONNRESET) || errors.Is(err, syscall.EPIPE) ||
+		errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF)
+	if !hungUp {
+		return false
+	}
+	_, serr := os.Lstat(c.socket)
+	return errors.Is(serr, fs.ErrNotExist)
 }
 
 // Close closes the connection (and, for a server on another machine,

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"net"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -168,5 +169,45 @@ func TestOpenNeedingNewerServerSendsNothing(t *testing.T) {
 	case typ := <-sent:
 		t.Fatalf("the old server was sent %s", typ)
 	case <-time.After(100 * time.Millisecond):
+	}
+}
+
+// A server that exits as a client connects (its socket removed, then its
+// listener closed, before it accepted the client) is no server to that
+// client, as it would be a moment later; a server that hangs up with its
+// socket still there did not greet it.
+func TestServerExitingAsClientConnects(t *testing.T) {
+	for _, tc := range []struct {
+		name       string
+		removeSock bool
+		noServer   bool
+	}{
+		{"socket removed, then listener closed", true, true},
+		{"listener closed, socket left", false, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			sock := filepath.Join(t.TempDir(), "s.sock")
+			ln, err := net.ListenUnix("unix", &net.UnixAddr{Name: sock, Net: "unix"})
+			if err != nil {
+				t.Fatal(err)
+			}
+			ln.SetUnlinkOnClose(false)
+			c, err := Dial(sock) // in the listener's backlog, never accepted
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer c.Close()
+			if tc.removeSock {
+				if err := os.Remove(sock); err != nil {
+					t.Fatal(err)
+				}
+			}
+			ln.Close()
+			var reply wire.Sessions
+			err = c.Request(wire.TypeList, wire.List{}, &reply)
+			if got := errors.Is(err, ErrNoServer); got != tc.noServer {
+				t.Fatalf("Request = %v; ErrNoServer %v, want %v", err, got, tc.noServer)
+			}
+		})
 	}
 }
