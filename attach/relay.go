@@ -656,11 +656,13 @@ func (r *relay) readInput() {
 			// Resize queued just before a keystroke must reach the server
 			// before the keystroke that claims the size with it. The
 			// deadline is cleared before the queue is drained (see
-			// wakeWriter). With nothing queued (woken unset) a keystroke
-			// goes straight out: no trip to the poller for a deadline,
-			// no select, on the echo's path.
+			// wakeWriter). With nothing queued (frames empty, woken
+			// unset) a keystroke goes straight out: no trip to the
+			// poller for a deadline, no select, on the echo's path.
 			expired := errors.Is(err, os.ErrDeadlineExceeded)
-			if r.woken.Swap(false) || expired {
+			// len(frames) too: a frame queued whose wakeWriter has not
+			// set woken yet still goes before this keystroke.
+			if r.woken.Swap(false) || expired || len(r.frames) > 0 {
 				_ = r.inFile.SetReadDeadline(time.Time{})
 				if !r.writeQueued() {
 					return

@@ -74,6 +74,12 @@ func request(socket, exe string, t wire.Type, req, reply any, need int) (*Conn, 
 			time.Sleep(50 * time.Millisecond)
 			continue
 		}
+		if exe != "" && errors.Is(err, ErrNoServer) && try < stoppingRetries {
+			// The server exited as this client connected (readWelcome):
+			// start the next one, as a moment later this client would
+			// have.
+			continue
+		}
 		return nil, err
 	}
 }

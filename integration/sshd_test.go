@@ -69,6 +69,11 @@ func (h *sshHost) stopListening(t *testing.T) {
 	if h.sshd == nil {
 		return
 	}
+	// Stopped first, so that it accepts no connection while its
+	// connections are killed: a client whose link was cut reconnected in
+	// between (under load), to a connection sshd forked after the kill
+	// looked for them, which nothing killed, and stayed attached.
+	_ = h.sshd.Process.Signal(syscall.SIGSTOP)
 	h.signalSessions(syscall.SIGKILL)
 	_ = h.sshd.Process.Kill()
 	<-h.exited

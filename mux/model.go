@@ -15,7 +15,9 @@ const maxModelLag = 16 << 20
 
 // model is a session's screen model, fed off the PTY reader's critical
 // path: the reader only appends each chunk (and each resize) to pending,
-// in the order it fans them out, and a feeder goroutine applies them.
+// in the order it fans them out, and a feeder goroutine applies them; a
+// little output after quiet (an echo) the fan-out draws itself once the
+// clients have it (feedInline).
 // Whoever needs the screen as the clients have it (a restore, a redraw, a
 // capture) calls lockCaughtUp, which applies what is pending and returns
 // holding mu and the session's mu with nothing pending, so the snapshot is
@@ -27,8 +29,8 @@ const maxModelLag = 16 << 20
 // backlog is drawn: the feeder and lockCaughtUp take the session's mu only
 // to take a batch of ops off pending (a slice header, not the drawing),
 // and draw it with model.mu alone. The session's mu is what wr ls (info),
-// fan-out, input and the size rules take; none of them ever takes
-// model.mu.
+// fan-out, input and the size rules take; none of them ever waits for
+// model.mu (feedInline only tries it).
 type model struct {
 	mu       sync.Mutex     // held while feeding, and by lockCaughtUp's caller
 	scr      *screen.Screen // guarded by mu
@@ -194,8 +196,10 @@ const (
 
 // feedBurst, feedBatch and feedDelay pace the feeder. It never runs once
 // per PTY read: waking it for every keystroke's echo would put a third
-// goroutine on the echo's critical path. Output (typing, a prompt, a query
-// the model may have to answer) is applied feedDelay after it came, unless
+// goroutine on the echo's critical path. Output after quiet of up to
+// inlineFeedMax (an echo, a prompt) is drawn by the fan-out (feedInline);
+// more (a query the model may have to answer among it) is applied
+// feedDelay after it came, unless
 // more than feedBurst came in that time: a burst (a cat) is left to build
 // up to feedBatch, or until it slows, because the model skips most of a
 // large batch of plain text that scrolls away (screen.WriteBatch). What has

@@ -28,7 +28,9 @@ import (
 //     state, whether it is exited, is an atomic).
 //   - model.mu (model.go): the screen model, held while it is drawn. Taken
 //     before session.mu, never after it: the feeder and lockCaughtUp take
-//     the session's mu under it only to take ops off pending.
+//     the session's mu under it only to take ops off pending. The one
+//     exception never waits: the fan-out's feedInline tries it (TryLock)
+//     under session.mu, and kicks the feeder if it is held.
 //   - session.mu: the clients, the size owner, the model's pending ops.
 //     The PTY reader holds it while it fans a chunk out.
 //   - client.queueMu: one client's queue; taken under session.mu by the

@@ -630,3 +630,13 @@ func TestEchoDoesNotAllocate(t *testing.T) {
 		t.Fatalf("a key and its echo allocated %.1f times", allocs)
 	}
 }
+
+// The empty Process an exited session is adopted with refuses writes as
+// closed, with or without a deadline.
+func TestEmptyProcessWriteIsClosed(t *testing.T) {
+	for _, deadline := range []time.Time{{}, time.Now().Add(time.Minute)} {
+		if _, err := (&ptyproc.Process{}).WriteAllBy([]byte("k"), deadline); err == nil {
+			t.Fatalf("WriteAllBy on the empty Process (deadline %v) succeeded", deadline)
+		}
+	}
+}

@@ -43,6 +43,9 @@ func (p *Process) WriteAllBy(b []byte, deadline time.Time) (int, error) {
 }
 
 func (p *Process) writeAll(b []byte) (int, error) {
+	if p.raw == nil {
+		return 0, ErrClosed // the empty Process of an adopted exited session
+	}
 	p.wbuf, p.wdone, p.werrno = b, 0, 0
 	err := p.raw.Write(p.writeFn)
 	done, errno := p.wdone, p.werrno
