@@ -216,12 +216,13 @@ const (
 // isDropped reports whether the session's output is no longer drawn.
 func (m *model) isDropped() bool { return m.dropped != nil && m.dropped() }
 
-// pushLocked queues an op. Called with the session's mu held; a caller
-// that pushes output calls feedInline once it has let go of the mu, or a
-// little output after quiet is not drawn until someone needs the screen.
-func (m *model) pushLocked(op modelOp) {
+// pushLocked queues an op. Called with the session's mu held. When it
+// reports drawInline, the caller calls feedInline once it has let go of
+// the mu, or a little output after quiet is not drawn until someone needs
+// the screen.
+func (m *model) pushLocked(op modelOp) (drawInline bool) {
 	if m.stopped || m.isDropped() {
-		return
+		return false
 	}
 	m.pending = append(m.pending, op)
 	m.pushed += int64(len(op.chunk))
@@ -233,6 +234,7 @@ func (m *model) pushLocked(op modelOp) {
 		// A little output after quiet (an echo, a prompt): the fan-out
 		// draws it itself once the clients have it (feedInline).
 		m.inline = true
+		return true
 	case !m.timerSet:
 		m.timerSet = true
 		m.tickMark = m.pushed
@@ -242,6 +244,7 @@ func (m *model) pushLocked(op modelOp) {
 			m.timer.Reset(feedDelay)
 		}
 	}
+	return false
 }
 
 // inlineFeedMax is the most output, after quiet, that the goroutine

@@ -286,7 +286,7 @@ func (ss *session) readerDone() {
 // restore.
 func (ss *session) fanOut(chunk []byte) {
 	ss.mu.Lock()
-	ss.model.pushLocked(modelOp{chunk: chunk})
+	drawInline := ss.model.pushLocked(modelOp{chunk: chunk})
 	for _, c := range ss.order {
 		if c.view != nil {
 			ss.frameLocked(c) // drawn from the model (view.go)
@@ -295,5 +295,7 @@ func (ss *session) fanOut(chunk []byte) {
 		c.send(wire.TypeOutput, chunk)
 	}
 	ss.mu.Unlock()
-	ss.model.feedInline()
+	if drawInline {
+		ss.model.feedInline()
+	}
 }
