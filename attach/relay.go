@@ -318,9 +318,6 @@ type relay struct {
 	// possible; inputWrites says it was, and readInput is the writer.
 	inFile      *os.File
 	inputWrites bool
-	// woken says wakeWriter has queued something for readInput since it
-	// last looked (inputWrites only).
-	woken atomic.Bool
 	// inFrame is sendInput's frame buffer when readInput is the writer.
 	inFrame []byte
 	// inReader is inFile, and sock the connection, as read and written:
@@ -400,14 +397,13 @@ func newRelay(conn *Conn, opts Options, isTerm bool, sigs chan os.Signal) *relay
 }
 
 // wakeWriter makes a readInput that writes for the connection look at its
-// queue. Ordering: the frame is queued before woken and the deadline are
-// set, and readInput clears woken and then the deadline before it drains
-// the queue, so a frame is never left waiting for the next keystroke; a
-// deadline set after readInput cleared it expires its next read, which
-// clears it again (never a read that keeps expiring).
+// queue. Ordering: the frame is queued before the deadline is set, and
+// readInput clears the deadline before it drains the queue, so a frame is
+// never left waiting for the next keystroke; a deadline set after
+// readInput cleared it expires its next read, which clears it again
+// (never a read that keeps expiring).
 func (r *relay) wakeWriter() {
 	if r.inputWrites {
-		r.woken.Store(true)
 		_ = r.inFile.SetReadDeadline(time.Now())
 	}
 }
@@ -656,13 +652,11 @@ func (r *relay) readInput() {
 			// Resize queued just before a keystroke must reach the server
 			// before the keystroke that claims the size with it. The
 			// deadline is cleared before the queue is drained (see
-			// wakeWriter). With nothing queued (frames empty, woken
-			// unset) a keystroke goes straight out: no trip to the
-			// poller for a deadline, no select, on the echo's path.
+			// wakeWriter). With nothing queued a keystroke goes straight
+			// out: no trip to the poller for a deadline, no select, on
+			// the echo's path.
 			expired := errors.Is(err, os.ErrDeadlineExceeded)
-			// len(frames) too: a frame queued whose wakeWriter has not
-			// set woken yet still goes before this keystroke.
-			if r.woken.Swap(false) || expired || len(r.frames) > 0 {
+			if expired || len(r.frames) > 0 {
 				_ = r.inFile.SetReadDeadline(time.Time{})
 				if !r.writeQueued() {
 					return
