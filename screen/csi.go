@@ -249,8 +249,14 @@ func (s *Screen) cursorBack(n int) {
 // eraseRange blanks columns [from, to) of row y.
 func (s *Screen) eraseRange(y, from, to int, blank cell) {
 	l := s.g.line(y)
-	if l.cells == nil && blank == (cell{}) {
-		return // already blank
+	if blank == (cell{}) && to >= len(l.cells) {
+		// Everything from the line's last cell on is blank already: the
+		// line ends at from instead.
+		if from < len(l.cells) {
+			splitWide(l.cells, from)
+			l.cells = l.cells[:from]
+		}
+		return
 	}
 	cells := l.writable(s.cols)
 	splitWide(cells, from)

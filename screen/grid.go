@@ -1,12 +1,16 @@
 package screen
 
-// line is one row of cells. Screen lines are exactly as wide as the screen;
-// scrollback lines keep the width they had when they scrolled off.
+// line is one row of cells. A screen line holds at most the screen's width
+// of cells, and every column past its last cell is a blank of the default
+// style; scrollback lines keep the cells they had when they scrolled off.
 //
-// A line nothing was ever drawn on has no cells (nil) and reads as blank at
-// any width: a fresh 80x24 screen would otherwise hold 15 KiB of zeroes, most
-// of an idle session's memory. Whatever writes cells takes them through
-// writable; whatever reads them must take nil as a blank line.
+// A line holds cells only as far as something was drawn on it: a line
+// nothing was ever drawn on has none (nil), a shell's prompt line a few
+// dozen. A fresh 80x24 screen would otherwise hold 15 KiB of zeroes, and
+// an idle session's prompt line 640 bytes, which made an idle session cost
+// more than tmux's. Whatever writes cells takes them through writable or
+// writableTo; whatever reads them must take the columns past the last cell
+// as blank, and a line as wide as the screen only when it has that many.
 type line struct {
 	cells []cell
 	// wrapped is set when autowrap continued this line onto the next: the two
@@ -19,17 +23,43 @@ type line struct {
 	early bool
 }
 
-// writable returns l's cells, first giving a line that has none its cols
-// blank cells.
-func (l *line) writable(cols int) []cell {
-	if l.cells == nil {
-		l.cells = make([]cell, cols)
+// minLineCells is the fewest cells a line is given when it first needs
+// some: a prompt's worth, 128 bytes.
+const minLineCells = 16
+
+// writable returns l's cells, cols of them, blanking the ones it adds.
+func (l *line) writable(cols int) []cell { return l.writableTo(cols, cols) }
+
+// writableTo returns l's cells, at least n of them (n <= cols), blanking the
+// ones it adds. A line grows as a slice does, doubling up to cols, so one
+// typed a character at a time is copied a few times, not at every key.
+func (l *line) writableTo(n, cols int) []cell {
+	if len(l.cells) < n {
+		l.extend(n, cols)
 	}
 	return l.cells
 }
 
+// extend is writableTo's path for a line that holds fewer than n cells,
+// out of line so that the common case inlines small.
+func (l *line) extend(n, cols int) {
+	old := len(l.cells)
+	if cap(l.cells) >= n {
+		l.cells = l.cells[:n]
+		clear(l.cells[old:])
+		return
+	}
+	cells := make([]cell, n, min(max(n, 2*cap(l.cells), minLineCells), cols))
+	copy(cells, l.cells)
+	l.cells = cells
+}
+
 // reset makes l a blank line of the given width, reusing its cells. A line
-// without cells stays without, unless the blank has a colour.
+// without cells stays without, unless the blank has a colour. One with
+// cells is blanked to the full width, not cut short: cut, it would be
+// reallocated when drawn on again, and WriteBatch, which skips what would
+// scroll away, keeps the same tables as drawing everything only while no
+// cell moves (clusterTable.growable compares a cell's address).
 func (l *line) reset(cols int, blank cell) {
 	l.wrapped, l.early = false, false
 	if l.cells == nil && blank == (cell{}) {
@@ -43,18 +73,19 @@ func (l *line) reset(cols int, blank cell) {
 	fillCells(l.cells, blank)
 }
 
-// resize changes l, a screen line from, cols wide, to cols wide, blanking
-// new columns and keeping the others.
+// resize changes l, a line of a screen from columns wide, to one of a screen
+// cols wide, blanking new columns and keeping the others.
 func (l *line) resize(from, cols int) {
-	if l.cells == nil {
-		// Blank at any width; but the mark of a wrap goes, as it does from
-		// a line with cells that is not made wider.
+	old := len(l.cells)
+	if old < from && old <= cols {
+		// What it holds fits, and the rest is blank at any width; but the
+		// mark of a wrap goes, as it does from a line as wide as the
+		// screen that is not made wider.
 		if cols <= from {
 			l.wrapped = false
 		}
 		return
 	}
-	old := len(l.cells)
 	if cap(l.cells) < cols {
 		cells := make([]cell, cols)
 		copy(cells, l.cells)

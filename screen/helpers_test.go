@@ -43,8 +43,8 @@ func cellAt(s *Screen, x, y int) cell {
 // rowCells returns l's cells, or cols blank ones for a line that has none
 // (nothing was drawn on it).
 func rowCells(l *line, cols int) []cell {
-	if l.cells == nil {
-		return make([]cell, cols)
+	if len(l.cells) < cols {
+		return append(make([]cell, 0, cols), l.cells...)[:cols]
 	}
 	return l.cells
 }
@@ -52,15 +52,12 @@ func rowCells(l *line, cols int) []cell {
 // sameLine reports whether two lines show the same cells, a line without
 // cells being as blank as one of blank cells.
 func sameLine(a, b *line) bool {
-	switch {
-	case a.cells == nil && b.cells == nil:
-		return true
-	case a.cells == nil:
-		return !slices.ContainsFunc(b.cells, func(c cell) bool { return c != cell{} })
-	case b.cells == nil:
-		return !slices.ContainsFunc(a.cells, func(c cell) bool { return c != cell{} })
+	ac, bc := a.cells, b.cells
+	if len(ac) > len(bc) {
+		ac, bc = bc, ac
 	}
-	return slices.Equal(a.cells, b.cells)
+	drawn := func(c cell) bool { return c != cell{} }
+	return slices.Equal(ac, bc[:len(ac)]) && !slices.ContainsFunc(bc[len(ac):], drawn)
 }
 
 // screenCase is a table test of a byte stream against the expected screen.

@@ -70,9 +70,9 @@ func (s *Screen) printASCII(b []byte) {
 			s.wrap()
 		}
 		st := s.penStyle()
-		cells := s.g.line(s.y).writable(s.cols)
 		x := s.x
 		n := min(len(b), s.cols-x)
+		cells := s.g.line(s.y).writableTo(x+n, s.cols)
 		splitWide(cells, x)
 		splitWide(cells, x+n)
 		styled := newCell(0, st, 0)
@@ -222,6 +222,11 @@ func (s *Screen) put(r rune, w int) {
 // column wraps without one).
 func (s *Screen) wrap() {
 	l := s.g.line(s.y)
+	if len(l.cells) > 0 {
+		// A wrapped line with cells holds them to the edge: restore and
+		// reflow tell a line that continues from one that ended by that.
+		l.writable(s.cols)
+	}
 	l.wrapped, l.early = true, !s.pendingWrap
 	s.pendingWrap = false
 	s.x = 0

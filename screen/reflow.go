@@ -120,7 +120,7 @@ func (g *grid) reflow(from, cols, rows int, autowrap bool, points []*cursorPos) 
 		out = make([]line, 0, end+end/4)
 		for i := 0; i < end; {
 			j := i
-			for j < end-1 && old[j].wrapped && old[j].cells != nil {
+			for j < end-1 && old[j].wrapped && len(old[j].cells) > 0 {
 				j++
 			}
 			out = rewrap(out, old[i:j+1], i, cols, marks)

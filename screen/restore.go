@@ -205,8 +205,9 @@ func (p *painter) appendCursor() {
 		// terminal ends with the cursor in the last column and the wrap
 		// pending, exactly like this screen.
 		cells := s.g.line(s.y).cells
-		if cells == nil {
-			cells = make([]cell, s.cols) // blank; the cursor still goes there
+		if len(cells) < s.cols {
+			// Blank past its last cell; the cursor still goes there.
+			cells = append(make([]cell, 0, s.cols), cells...)[:s.cols]
 		}
 		x := s.cols - 1
 		if cells[x].flags&cellWideTail != 0 && x > 0 && cells[x-1].flags&cellWide != 0 {
@@ -281,12 +282,14 @@ func (s *Screen) originTop() int {
 
 // paintLine draws a line from the cursor, which is at its first column, and
 // reports whether it drew the last column (so a terminal wrap is pending).
-// Blank cells that end the line and share a background-only style are drawn
-// with EL, which paints the rest of the line with the pen's background.
+// Blank cells that end a line as wide as the screen and share a
+// background-only style are drawn with EL, which paints the rest of the
+// line with the pen's background; a line that ends before the edge is
+// blank in the default style from there, which EL must not colour.
 func (p *painter) paintLine(cells []cell) bool {
 	end := trimmedEnd(cells, false)
 	fill := end
-	if end == len(cells) && end > 0 && cells[end-1].isBlank() && cells[end-1].flags == 0 {
+	if end == len(cells) && end >= p.s.cols && cells[end-1].isBlank() && cells[end-1].flags == 0 {
 		bg := cells[end-1].style()
 		if st := p.s.styles.list[bg]; st == (style{bg: st.bg}) {
 			for fill > 0 && cells[fill-1].style() == bg && cells[fill-1].isBlank() && cells[fill-1].flags == 0 {

@@ -13,6 +13,13 @@ var restoreStreams = []struct {
 }{
 	{"empty", ""},
 	{"plain lines", "one\r\ntwo\r\nthree"},
+	// A line holds cells only as far as drawn on: one ending in coloured
+	// blanks is blank in the default style after them, not coloured to
+	// the edge; and a short line can come under a cursor whose wrap is
+	// pending (saved with it, the lines scrolled down), which a restore
+	// still draws at the end of the line.
+	{"coloured blanks end a short line", "ab\x1b[41m   \x1b[m\r\n\x1b[44m \x1b[m"},
+	{"short line under a pending wrap", "ab\r\n" + strings.Repeat("w", 30) + "\x1b7\x1b[T\x1b8"},
 	{"scrollback", strings.Repeat("line of text that scrolls\r\n", 30) + "$ "},
 	{"long wrapped lines", strings.Repeat("0123456789", 9) + "\r\n" + strings.Repeat("abcdefghij", 5)},
 	{"colours", "\x1b[1;31mred\x1b[0m \x1b[38;5;200mpink\x1b[m \x1b[38;2;1;2;3;48;2;4;5;6mrgb\x1b[m\r\n\x1b[4:3;58;5;9mcurly\x1b[m \x1b[53;9;7;3;2mmany\x1b[m"},

@@ -545,7 +545,13 @@ func (s *Screen) compact() {
 	usedStyle[0] = true
 	cells := 0
 	s.forEachLine(func(l *line) {
-		cells += len(l.cells)
+		// A line's width, not its length: how far a line holds cells
+		// depends on how its output was cut into writes (WriteBatch
+		// skips what scrolls away), and so when the next compaction
+		// comes must not.
+		if cap(l.cells) > 0 {
+			cells += s.cols
+		}
 		for _, c := range l.cells {
 			usedStyle[c.style()] = true
 			if c.flags&cellCluster != 0 {
