@@ -249,9 +249,10 @@ func (s *Screen) cursorBack(n int) {
 // eraseRange blanks columns [from, to) of row y.
 func (s *Screen) eraseRange(y, from, to int, blank cell) {
 	l := s.g.line(y)
-	if blank == (cell{}) && to >= len(l.cells) {
+	if blank == (cell{}) && to >= len(l.cells) && !l.wrapped {
 		// Everything from the line's last cell on is blank already: the
-		// line ends at from instead.
+		// line ends at from instead (a wrapped one keeps its cells to the
+		// edge, see extend).
 		if from < len(l.cells) {
 			splitWide(l.cells, from)
 			l.cells = l.cells[:from]
@@ -292,8 +293,9 @@ func (s *Screen) eraseLine(n int) {
 	blank := s.blank()
 	switch n {
 	case 0:
-		s.eraseRange(s.y, s.x, s.cols, blank)
+		// Unwrapped first, so that the erase can cut the line short.
 		s.g.line(s.y).wrapped = false
+		s.eraseRange(s.y, s.x, s.cols, blank)
 		s.pendingWrap = false
 	case 1:
 		s.eraseRange(s.y, 0, s.x+1, blank)

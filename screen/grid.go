@@ -41,8 +41,13 @@ func (l *line) writableTo(n, cols int) []cell {
 }
 
 // extend is writableTo's path for a line that holds fewer than n cells,
-// out of line so that the common case inlines small.
+// out of line so that the common case inlines small. A wrapped line is
+// given them all: restore and reflow take a wrapped line's cells to reach
+// the edge, and one cut short would lose the columns between.
 func (l *line) extend(n, cols int) {
+	if l.wrapped {
+		n = cols
+	}
 	old := len(l.cells)
 	if cap(l.cells) >= n {
 		l.cells = l.cells[:n]

@@ -303,7 +303,7 @@ func (p *painter) paintLine(cells []cell) bool {
 		p.b = append(p.b, "\x1b[K"...)
 		return false
 	}
-	return end == len(cells)
+	return end == len(cells) && end >= p.s.cols
 }
 
 // appendCUP moves the cursor to 0-based row, col.
