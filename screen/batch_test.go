@@ -234,7 +234,7 @@ func (p *batchPair) diff() string {
 		for y := -ga.history; y < ga.rows; y++ {
 			la, lb := ga.line(y), gb.line(y)
 			if !sameLine(la, lb) || la.wrapped != lb.wrapped {
-				return fmt.Sprintf("grid %d line %d: %v %v vs %v %v", i, y, la.wrapped, la.cells, lb.wrapped, lb.cells)
+				return fmt.Sprintf("grid %d line %d: %v %v vs %v %v", i, y, la.wrapped, la.cells(), lb.wrapped, lb.cells())
 			}
 		}
 	}

@@ -150,7 +150,7 @@ func diffModels(a, b *Screen, history bool) []string {
 	}
 	compareGrid := func(name string, ga, gb *grid, from int) {
 		for y := from; y < a.rows; y++ {
-			ca, cb := ga.line(y).cells, gb.line(y).cells
+			ca, cb := ga.line(y).cells(), gb.line(y).cells()
 			n := max(len(ca), len(cb))
 			for x := range n {
 				var va, vb cellView

@@ -122,7 +122,7 @@ func checkInvariants(t *testing.T, s *Screen, maxHistory int) {
 			t.Fatalf("scrollback %d lines in a ring of %d, limit %d", g.history, len(g.ring), maxHistory)
 		}
 		for y := range s.rows {
-			cells := g.line(y).cells
+			cells := g.line(y).cells()
 			if len(cells) > s.cols {
 				t.Fatalf("row %d holds %d cells, screen %d wide", y, len(cells), s.cols)
 			}

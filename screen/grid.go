@@ -1,5 +1,7 @@
 package screen
 
+import "unsafe"
+
 // line is one row of cells. A screen line holds at most the screen's width
 // of cells, and every column past its last cell is a blank of the default
 // style; scrollback lines keep the cells they had when they scrolled off.
@@ -12,7 +14,15 @@ package screen
 // writableTo; whatever reads them must take the columns past the last cell
 // as blank, and a line as wide as the screen only when it has that many.
 type line struct {
-	cells []cell
+	// first is the first of c cells, of which the line holds the first n;
+	// nil when it holds none. Not a []cell: with the two marks below, a
+	// slice header (24 bytes) took a line to 32 bytes, and every line of
+	// every screen and scrollback has one, 768 bytes for an idle 80x24
+	// screen's rows, as much again as the rest of its screen. A line is at
+	// most maxCols cells (see the check below). Read and set the cells
+	// with cells and setCells only.
+	first *cell
+	n, c  uint16
 	// wrapped is set when autowrap continued this line onto the next: the two
 	// are one logical line, which a restore lets the terminal wrap again.
 	wrapped bool
@@ -21,6 +31,30 @@ type line struct {
 	// next line. The last column is then not part of the logical line (a
 	// reflow drops it). It means nothing without wrapped.
 	early bool
+}
+
+// A line's counts are 16 bits: this fails to compile if a line could hold
+// more cells.
+const _ = uint16(maxCols)
+
+// cells returns the cells l holds (nil when it holds none).
+func (l *line) cells() []cell {
+	if l.first == nil {
+		return nil
+	}
+	return unsafe.Slice(l.first, l.c)[:l.n]
+}
+
+// setCells makes cs, at most maxCols of them, the cells l holds.
+func (l *line) setCells(cs []cell) {
+	l.first, l.n, l.c = unsafe.SliceData(cs), uint16(len(cs)), uint16(cap(cs))
+}
+
+// lineOf returns a line holding cs, with the given marks.
+func lineOf(cs []cell, wrapped, early bool) line {
+	l := line{wrapped: wrapped, early: early}
+	l.setCells(cs)
+	return l
 }
 
 // minLineCells is the fewest cells a line is given when it first needs
@@ -34,10 +68,10 @@ func (l *line) writable(cols int) []cell { return l.writableTo(cols, cols) }
 // ones it adds. A line grows as a slice does, doubling up to cols, so one
 // typed a character at a time is copied a few times, not at every key.
 func (l *line) writableTo(n, cols int) []cell {
-	if len(l.cells) < n {
+	if int(l.n) < n || l.first == nil {
 		l.extend(n, cols)
 	}
-	return l.cells
+	return unsafe.Slice(l.first, l.n) // the hot path's: no branch for nil
 }
 
 // extend is writableTo's path for a line that holds fewer than n cells,
@@ -48,15 +82,17 @@ func (l *line) extend(n, cols int) {
 	if l.wrapped {
 		n = cols
 	}
-	old := len(l.cells)
-	if cap(l.cells) >= n {
-		l.cells = l.cells[:n]
-		clear(l.cells[old:])
+	cs := l.cells()
+	old := len(cs)
+	if cap(cs) >= n {
+		cs = cs[:n]
+		clear(cs[old:])
+		l.setCells(cs)
 		return
 	}
-	cells := make([]cell, n, min(max(n, 2*cap(l.cells), minLineCells), cols))
-	copy(cells, l.cells)
-	l.cells = cells
+	cells := make([]cell, n, min(max(n, 2*cap(cs), minLineCells), cols))
+	copy(cells, cs)
+	l.setCells(cells)
 }
 
 // reset makes l a blank line of the given width, reusing its cells. A line
@@ -67,21 +103,24 @@ func (l *line) extend(n, cols int) {
 // cell moves (clusterTable.growable compares a cell's address).
 func (l *line) reset(cols int, blank cell) {
 	l.wrapped, l.early = false, false
-	if l.cells == nil && blank == (cell{}) {
+	cs := l.cells()
+	if cs == nil && blank == (cell{}) {
 		return
 	}
-	if cap(l.cells) < cols {
-		l.cells = make([]cell, cols)
+	if cap(cs) < cols {
+		cs = make([]cell, cols)
 	} else {
-		l.cells = l.cells[:cols]
+		cs = cs[:cols]
 	}
-	fillCells(l.cells, blank)
+	fillCells(cs, blank)
+	l.setCells(cs)
 }
 
 // resize changes l, a line of a screen from columns wide, to one of a screen
 // cols wide, blanking new columns and keeping the others.
 func (l *line) resize(from, cols int) {
-	old := len(l.cells)
+	cs := l.cells()
+	old := len(cs)
 	if old < from && old <= cols {
 		// What it holds fits, and the rest is blank at any width; but the
 		// mark of a wrap goes, as it does from a line as wide as the
@@ -91,20 +130,21 @@ func (l *line) resize(from, cols int) {
 		}
 		return
 	}
-	if cap(l.cells) < cols {
+	if cap(cs) < cols {
 		cells := make([]cell, cols)
-		copy(cells, l.cells)
-		l.cells = cells
+		copy(cells, cs)
+		cs = cells
 	} else {
-		l.cells = l.cells[:cols]
+		cs = cs[:cols]
 	}
+	l.setCells(cs)
 	if cols > old {
-		clear(l.cells[old:])
+		clear(cs[old:])
 	} else {
 		l.wrapped = false
 		// A wide character cut in half by the new right edge is erased.
-		if cols > 0 && l.cells[cols-1].flags&cellWide != 0 {
-			l.cells[cols-1] = blankCell(l.cells[cols-1].style())
+		if cols > 0 && cs[cols-1].flags&cellWide != 0 {
+			cs[cols-1] = blankCell(cs[cols-1].style())
 		}
 	}
 }

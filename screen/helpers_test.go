@@ -22,7 +22,7 @@ func historyLines(s *Screen) []string {
 	var out []string
 	p := painter{s: s}
 	for y := -s.primary.history; y < 0; y++ {
-		cells := s.primary.line(y).cells
+		cells := s.primary.line(y).cells()
 		p.b = p.b[:0]
 		p.paintText(cells, trimmedEnd(cells, true))
 		out = append(out, string(p.b))
@@ -43,16 +43,16 @@ func cellAt(s *Screen, x, y int) cell {
 // rowCells returns l's cells, or cols blank ones for a line that has none
 // (nothing was drawn on it).
 func rowCells(l *line, cols int) []cell {
-	if len(l.cells) < cols {
-		return append(make([]cell, 0, cols), l.cells...)[:cols]
+	if len(l.cells()) < cols {
+		return append(make([]cell, 0, cols), l.cells()...)[:cols]
 	}
-	return l.cells
+	return l.cells()
 }
 
 // sameLine reports whether two lines show the same cells, a line without
 // cells being as blank as one of blank cells.
 func sameLine(a, b *line) bool {
-	ac, bc := a.cells, b.cells
+	ac, bc := a.cells(), b.cells()
 	if len(ac) > len(bc) {
 		ac, bc = bc, ac
 	}

@@ -222,7 +222,7 @@ func (s *Screen) put(r rune, w int) {
 // column wraps without one).
 func (s *Screen) wrap() {
 	l := s.g.line(s.y)
-	if len(l.cells) > 0 {
+	if len(l.cells()) > 0 {
 		// A wrapped line with cells holds them to the edge: restore and
 		// reflow tell a line that continues from one that ended by that.
 		l.writable(s.cols)

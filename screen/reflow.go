@@ -62,7 +62,7 @@ type reflowMark struct {
 
 // blankRow reports whether l shows nothing in the default style and does
 // not continue onto the next row.
-func blankRow(l *line) bool { return !l.wrapped && trimmedEnd(l.cells, false) == 0 }
+func blankRow(l *line) bool { return !l.wrapped && trimmedEnd(l.cells(), false) == 0 }
 
 // contentEnd is the length of cells without its trailing cells that were
 // never written or were erased (spaces count as written).
@@ -120,7 +120,7 @@ func (g *grid) reflow(from, cols, rows int, autowrap bool, points []*cursorPos) 
 		out = make([]line, 0, end+end/4)
 		for i := 0; i < end; {
 			j := i
-			for j < end-1 && old[j].wrapped && len(old[j].cells) > 0 {
+			for j < end-1 && old[j].wrapped && len(old[j].cells()) > 0 {
 				j++
 			}
 			out = rewrap(out, old[i:j+1], i, cols, marks)
@@ -184,11 +184,11 @@ func rewrap(out []line, rows []line, first, cols int, marks []reflowMark) []line
 	last := len(rows) - 1
 	// seg returns the part of row k that belongs to the logical line.
 	seg := func(k int) []cell {
-		cells := rows[k].cells
+		cells := rows[k].cells()
 		if k == last {
 			return cells[:contentEnd(cells)]
 		}
-		if rows[k].early && len(cells) > 0 && len(rows[k+1].cells) > 0 && rows[k+1].cells[0].flags&cellWide != 0 {
+		if rows[k].early && len(cells) > 0 && len(rows[k+1].cells()) > 0 && rows[k+1].cells()[0].flags&cellWide != 0 {
 			return cells[:len(cells)-1]
 		}
 		return cells
@@ -217,10 +217,10 @@ func rewrap(out []line, rows []line, first, cols int, marks []reflowMark) []line
 	if last == 0 {
 		// A line that fits keeps its cells (and its background past the
 		// text), cut or extended.
-		if n := contentEnd(rows[0].cells); n <= cols {
+		if n := contentEnd(rows[0].cells()); n <= cols {
 			l := rows[0]
-			if l.cells != nil {
-				l.resize(len(l.cells), cols)
+			if l.cells() != nil {
+				l.resize(len(l.cells()), cols)
 			}
 			l.wrapped, l.early = false, false
 			out = append(out, l)
@@ -255,7 +255,7 @@ func rewrap(out []line, rows []line, first, cols int, marks []reflowMark) []line
 				continue
 			}
 			if col+w > cols {
-				out = append(out, line{cells: cur, wrapped: true, early: col < cols})
+				out = append(out, lineOf(cur, true, col < cols))
 				cur, col = make([]cell, cols), 0
 			}
 			if on {
@@ -268,7 +268,7 @@ func rewrap(out []line, rows []line, first, cols int, marks []reflowMark) []line
 			col, x, off = col+w, x+w, off+w
 		}
 	}
-	out = append(out, line{cells: cur})
+	out = append(out, lineOf(cur, false, false))
 	if on {
 		placeAfter(marks, len(out)-1, off, col, cols)
 	}

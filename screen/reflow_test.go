@@ -18,11 +18,11 @@ func logicalLines(s *Screen) []string {
 	p := painter{s: s}
 	for y := -g.history; y < s.rows; y++ {
 		l := g.line(y)
-		cells := l.cells
+		cells := l.cells()
 		p.b = p.b[:0]
 		if l.wrapped && cells != nil && y < s.rows-1 {
 			end := len(cells)
-			if next := g.line(y + 1).cells; l.early && len(next) > 0 && next[0].flags&cellWide != 0 {
+			if next := g.line(y + 1).cells(); l.early && len(next) > 0 && next[0].flags&cellWide != 0 {
 				end--
 			}
 			p.paintText(cells, end)

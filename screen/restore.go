@@ -101,7 +101,7 @@ func (p *painter) appendPrimary(from uint64) {
 	}
 	for y := first; y < s.rows; y++ {
 		l := g.line(y)
-		wrapsItself := p.paintLine(l.cells)
+		wrapsItself := p.paintLine(l.cells())
 		p.setStyle(0) // before the line feed: a scroll fills with the pen's background
 		if y == s.rows-1 {
 			break
@@ -116,8 +116,8 @@ func (p *painter) appendPrimary(from uint64) {
 		// column, left blank) is left for the terminal to make again the
 		// same way: the cursor goes to the last column, and the wide
 		// character that starts the next line does not fit there.
-		if l.wrapped && len(l.cells) == s.cols {
-			next := g.line(y + 1).cells
+		if l.wrapped && len(l.cells()) == s.cols {
+			next := g.line(y + 1).cells()
 			if trimmedEnd(next, false) > 0 && s.styles.list[next[0].style()].bg == colorDefault {
 				if wrapsItself {
 					continue
@@ -145,7 +145,7 @@ func (p *painter) appendAlt() {
 	p.b = append(p.b, "\x1b[?1049h"...)
 	p.afterSave(g.saved)
 	for y := range s.rows {
-		cells := s.alt.line(y).cells
+		cells := s.alt.line(y).cells()
 		if trimmedEnd(cells, false) > 0 {
 			p.b = appendCUP(p.b, y, 0)
 			p.paintLine(cells)
@@ -204,7 +204,7 @@ func (p *painter) appendCursor() {
 		// Draw the last column's character again from its first column: the
 		// terminal ends with the cursor in the last column and the wrap
 		// pending, exactly like this screen.
-		cells := s.g.line(s.y).cells
+		cells := s.g.line(s.y).cells()
 		if len(cells) < s.cols {
 			// Blank past its last cell; the cursor still goes there.
 			cells = append(make([]cell, 0, s.cols), cells...)[:s.cols]

@@ -549,10 +549,10 @@ func (s *Screen) compact() {
 		// depends on how its output was cut into writes (WriteBatch
 		// skips what scrolls away), and so when the next compaction
 		// comes must not.
-		if cap(l.cells) > 0 {
+		if cap(l.cells()) > 0 {
 			cells += s.cols
 		}
-		for _, c := range l.cells {
+		for _, c := range l.cells() {
 			usedStyle[c.style()] = true
 			if c.flags&cellCluster != 0 {
 				usedCluster[c.r] = true
@@ -615,8 +615,8 @@ func (s *Screen) compact() {
 	}
 
 	s.forEachLine(func(l *line) {
-		for i := range l.cells {
-			c := &l.cells[i]
+		for i := range l.cells() {
+			c := &l.cells()[i]
 			c.setStyle(styleMap[c.style()])
 			if c.flags&cellCluster != 0 {
 				c.r = clusterMap[c.r]

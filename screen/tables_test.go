@@ -65,7 +65,7 @@ func checkHostile(t *testing.T, s *Screen, want func(t *testing.T, n int, v cell
 
 	liveStyles, liveLinks, liveClusters := map[style]bool{}, map[string]bool{}, map[string]bool{}
 	s.forEachLine(func(l *line) {
-		for _, c := range l.cells {
+		for _, c := range l.cells() {
 			st := s.styles.list[c.style()]
 			liveStyles[st] = true
 			liveLinks[s.links.text(int32(st.link))] = true
@@ -273,7 +273,7 @@ func TestStylesShared(t *testing.T) {
 	}
 	red, n := styleID(0), 0
 	s.forEachLine(func(l *line) {
-		for _, c := range l.cells {
+		for _, c := range l.cells() {
 			if c.r == 'r' {
 				if n == 0 {
 					red = c.style()

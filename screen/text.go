@@ -22,9 +22,9 @@ func (s *Screen) AppendText(dst []byte, opt TextOptions) []byte {
 	for y := from; y < s.rows; y++ {
 		var cells []cell
 		if y < 0 {
-			cells = s.primary.line(y).cells
+			cells = s.primary.line(y).cells()
 		} else {
-			cells = s.g.line(y).cells
+			cells = s.g.line(y).cells()
 		}
 		end := trimmedEnd(cells, !opt.ANSI)
 		if opt.ANSI {

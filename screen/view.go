@@ -167,7 +167,7 @@ func (s *Screen) viewRow(v *View, g *grid, y int) {
 	if sy >= s.rows {
 		return
 	}
-	cells := g.line(sy).cells
+	cells := g.line(sy).cells()
 	if len(cells) <= v.ox {
 		return
 	}
