@@ -15,12 +15,11 @@ import "unsafe"
 // as blank, and a line as wide as the screen only when it has that many.
 type line struct {
 	// first is the first of c cells, of which the line holds the first n;
-	// nil when it holds none. Not a []cell: with the two marks below, a
-	// slice header (24 bytes) took a line to 32 bytes, and every line of
-	// every screen and scrollback has one, 768 bytes for an idle 80x24
-	// screen's rows, as much again as the rest of its screen. A line is at
-	// most maxCols cells (see the check below). Read and set the cells
-	// with cells and setCells only.
+	// nil while it has never held any. Not a []cell: with the two marks
+	// below, a slice header took a line to 32 bytes, and every row of
+	// every screen and scrollback has one. A line is at most maxCols cells
+	// (see the check below). Read and set the cells with cells and
+	// setCells (writableTo, the hot path, reads the fields itself).
 	first *cell
 	n, c  uint16
 	// wrapped is set when autowrap continued this line onto the next: the two
@@ -68,10 +67,12 @@ func (l *line) writable(cols int) []cell { return l.writableTo(cols, cols) }
 // ones it adds. A line grows as a slice does, doubling up to cols, so one
 // typed a character at a time is copied a few times, not at every key.
 func (l *line) writableTo(n, cols int) []cell {
-	if int(l.n) < n || l.first == nil {
+	if int(l.n) < n {
 		l.extend(n, cols)
 	}
-	return unsafe.Slice(l.first, l.n) // the hot path's: no branch for nil
+	// Not cells(): a line without cells has n 0, so it got some above
+	// (n is at least 1), and the hot path needs no branch for nil.
+	return unsafe.Slice(l.first, l.n)
 }
 
 // extend is writableTo's path for a line that holds fewer than n cells,

@@ -615,8 +615,9 @@ func (s *Screen) compact() {
 	}
 
 	s.forEachLine(func(l *line) {
-		for i := range l.cells() {
-			c := &l.cells()[i]
+		cells := l.cells()
+		for i := range cells {
+			c := &cells[i]
 			c.setStyle(styleMap[c.style()])
 			if c.flags&cellCluster != 0 {
 				c.r = clusterMap[c.r]
