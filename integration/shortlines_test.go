@@ -62,3 +62,26 @@ func TestShortLinesRestore(t *testing.T) {
 		t.Fatalf("detach exit %d", code)
 	}
 }
+
+// A wrapped line is one logical line with the next, whatever was drawn on
+// it: widened, the session joins the two again with the columns between
+// kept. Here a wide character wraps early from the last column of a blank
+// row, and "ab" is drawn on that row afterwards; at 20 columns the row
+// reads "ab", seven blanks, then the wide character (the early wrap's last
+// column is not part of the line).
+func TestWrappedShortLineReflows(t *testing.T) {
+	e := newEnv(t)
+	a := e.term(10, 5, "attach", "wrap", "--", "sh", "-c",
+		`printf '\033[1;10H中\033[Hab'; exec sleep 1000`)
+	e.stableCapture("wrap", "中")
+	a.resize(20, 5)
+	const want = "ab       中"
+	e.eventually("the row to reflow to "+want, func() bool {
+		r := e.wr("capture", "wrap")
+		return r.code == 0 && strings.HasPrefix(r.stdout, want+"\n")
+	})
+	a.send("\x1c")
+	if code := a.wait(); code != 0 {
+		t.Fatalf("detach exit %d", code)
+	}
+}
