@@ -249,11 +249,11 @@ func (s *Screen) cursorBack(n int) {
 // eraseRange blanks columns [from, to) of row y.
 func (s *Screen) eraseRange(y, from, to int, blank cell) {
 	l := s.g.line(y)
-	if blank == (cell{}) && to >= len(l.cells()) && !l.wrapped {
+	if cs := l.cells(); blank == (cell{}) && to >= len(cs) && !l.wrapped {
 		// Everything from the line's last cell on is blank already: the
 		// line ends at from instead (a wrapped one keeps its cells to the
 		// edge, see extend).
-		if cs := l.cells(); from < len(cs) {
+		if from < len(cs) {
 			splitWide(cs, from)
 			l.setCells(cs[:from])
 		}

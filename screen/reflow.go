@@ -188,7 +188,7 @@ func rewrap(out []line, rows []line, first, cols int, marks []reflowMark) []line
 		if k == last {
 			return cells[:contentEnd(cells)]
 		}
-		if rows[k].early && len(cells) > 0 && len(rows[k+1].cells()) > 0 && rows[k+1].cells()[0].flags&cellWide != 0 {
+		if next := rows[k+1].cells(); rows[k].early && len(cells) > 0 && len(next) > 0 && next[0].flags&cellWide != 0 {
 			return cells[:len(cells)-1]
 		}
 		return cells
@@ -219,8 +219,8 @@ func rewrap(out []line, rows []line, first, cols int, marks []reflowMark) []line
 		// text), cut or extended.
 		if n := contentEnd(rows[0].cells()); n <= cols {
 			l := rows[0]
-			if l.cells() != nil {
-				l.resize(len(l.cells()), cols)
+			if cs := l.cells(); cs != nil {
+				l.resize(len(cs), cols)
 			}
 			l.wrapped, l.early = false, false
 			out = append(out, l)

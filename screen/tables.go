@@ -549,10 +549,11 @@ func (s *Screen) compact() {
 		// depends on how its output was cut into writes (WriteBatch
 		// skips what scrolls away), and so when the next compaction
 		// comes must not.
-		if cap(l.cells()) > 0 {
+		held := l.cells()
+		if cap(held) > 0 {
 			cells += s.cols
 		}
-		for _, c := range l.cells() {
+		for _, c := range held {
 			usedStyle[c.style()] = true
 			if c.flags&cellCluster != 0 {
 				usedCluster[c.r] = true
