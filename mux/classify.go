@@ -93,9 +93,12 @@ type inputClassifier struct {
 
 func newInputClassifier() *inputClassifier {
 	c := &inputClassifier{}
-	c.p = ansi.NewParser()
+	// Not ansi.NewParser: it makes a 64 KiB buffer for a string's body,
+	// garbage the moment it is replaced, for every client that attaches.
 	// The parser keeps the string body for us only up to its own buffer;
 	// we hold the raw bytes ourselves, so its copy can stay small.
+	c.p = new(ansi.Parser)
+	c.p.SetParamsSize(parser.MaxParamsSize)
 	c.p.SetDataSize(256)
 	c.p.SetHandler(ansi.Handler{
 		Print:     func(rune) { c.finish(inputAct) },

@@ -3,6 +3,7 @@ package mux
 import (
 	"bytes"
 	"fmt"
+	"runtime"
 	"strings"
 	"testing"
 )
@@ -330,4 +331,22 @@ func BenchmarkClassifyOwner(b *testing.B) {
 	for b.Loop() {
 		c.classify(in, true)
 	}
+}
+
+// TestClassifierIsSmall: every client that attaches gets a classifier, and
+// ansi.NewParser's 64 KiB string buffer made each attach zero and collect
+// 64 KiB for nothing (the classifier keeps 256 bytes of it).
+func TestClassifierIsSmall(t *testing.T) {
+	const n = 50
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	keep := make([]*inputClassifier, n)
+	for i := range keep {
+		keep[i] = newInputClassifier()
+	}
+	runtime.ReadMemStats(&after)
+	if per := (after.TotalAlloc - before.TotalAlloc) / n; per > 8<<10 {
+		t.Fatalf("a classifier allocates %d bytes; want under 8 KiB", per)
+	}
+	runtime.KeepAlive(keep)
 }
