@@ -3,8 +3,10 @@
 package integration
 
 import (
+	"encoding/hex"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"syscall"
 	"testing"
@@ -128,5 +130,29 @@ func TestAttachUsesCallersDirectory(t *testing.T) {
 	}
 	if s, _ := e.session("indir"); s.Cwd != sub {
 		t.Fatalf("cwd %q, want %q", s.Cwd, sub)
+	}
+}
+
+// The attach request is written by hand, not by encoding/json (wire's
+// attachjson.go): a directory and a variable with every character JSON
+// escapes must reach the session as they were.
+func TestAttachCarriesAwkwardValues(t *testing.T) {
+	e := newEnv(t)
+	const awkward = "a<b>&c\"d\\e\tf\u2028g é中"
+	dir := filepath.Join(e.dir, awkward)
+	if err := os.Mkdir(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(wrBin, "attach", "odd")
+	cmd.Env = e.with("WR_TEST_MARK=" + awkward + "\x01")
+	cmd.Dir = dir
+	tm := e.startTerm(cmd, 80, 24)
+	tm.expect(prompt)
+	// As hex, so the terminal's own handling of a tab or a control
+	// character cannot make a wrong value look right.
+	tm.send(`printf '%s|%s|%s' "$PWD" "$WR_TEST_MARK" "$WR_SESSION" | od -An -tx1 | tr -d ' \n'; echo ' HEX-END'` + "\r")
+	tm.expect(hex.EncodeToString([]byte(dir+"|"+awkward+"\x01|odd")) + " HEX-END")
+	if s, ok := e.session("odd"); !ok || s.Cwd != dir {
+		t.Fatalf("session = %+v, %v; want one in %q", s, ok, dir)
 	}
 }
