@@ -36,7 +36,7 @@ func TestAttachJSONMatchesReflection(t *testing.T) {
 
 func checkAttachJSON(t *testing.T, a Attach) {
 	t.Helper()
-	got, err := json.Marshal(a)
+	got, err := Encode(a) // which calls MarshalJSON alone
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -58,7 +58,7 @@ func TestAttachJSONHasEveryField(t *testing.T) {
 	checkAttachJSON(t, a)
 	var h Hello
 	fill(t, reflect.ValueOf(&h).Elem())
-	got, _ := json.Marshal(h)
+	got, _ := Encode(h)
 	want, _ := json.Marshal(helloFields(h))
 	if !bytes.Equal(got, want) {
 		t.Fatalf("Hello encodes as %s, encoding/json writes %s", got, want)
@@ -97,7 +97,7 @@ func TestHelloJSONMatchesReflection(t *testing.T) {
 		"upgrade": {Protocol: 1, Minor: 4, Version: awkward, ForUpgrade: true},
 	} {
 		t.Run(name, func(t *testing.T) {
-			got, _ := json.Marshal(h)
+			got, _ := Encode(h)
 			want, _ := json.Marshal(helloFields(h))
 			if !bytes.Equal(got, want) {
 				t.Fatalf("Hello encodes as %s, encoding/json writes %s", got, want)
@@ -161,6 +161,16 @@ var flatInputs = []string{
 	`{"pid" 1}`,
 	`{"pid":1,}`,
 	`{"pid":tru}`,
+	`{"pid":01}`,
+	`{"pid":-01}`,
+	`{"pid":-}`,
+	`{"pid":1-2}`,
+	`{"pid":--1}`,
+	`{"pid":-0}`,
+	`{"pid":0}`,
+	`{"created":truex}`,
+	`{"pid":1 "minor":2}`,
+	"{\"version\":\"a\x01\"}",
 	`{`,
 	``,
 }
@@ -173,18 +183,19 @@ func TestFlatDecodeMatchesReflection(t *testing.T) {
 
 // checkFlatDecode decodes b into a Welcome and an Attached, each both ways,
 // from a value already holding something, and wants the same values and
-// the same error, or none.
+// the same error, or none. UnmarshalJSON is called as Decode calls it,
+// without encoding/json's check that b is JSON at all.
 func checkFlatDecode(t *testing.T, b []byte) {
 	t.Helper()
 	w0 := Welcome{Protocol: 9, Version: "before", PID: 9}
 	gotW, wantW := w0, welcomeFields(w0)
-	errGot, errWant := json.Unmarshal(b, &gotW), json.Unmarshal(b, &wantW)
+	errGot, errWant := gotW.UnmarshalJSON(b), json.Unmarshal(b, &wantW)
 	if Welcome(wantW) != gotW || (errGot == nil) != (errWant == nil) || errGot != nil && errGot.Error() != errWant.Error() {
 		t.Errorf("Welcome from %q: %+v, %v; encoding/json: %+v, %v", b, gotW, errGot, wantW, errWant)
 	}
 	a0 := Attached{Name: "before", Cols: 9, Exited: true}
 	gotA, wantA := a0, attachedFields(a0)
-	errGot, errWant = json.Unmarshal(b, &gotA), json.Unmarshal(b, &wantA)
+	errGot, errWant = gotA.UnmarshalJSON(b), json.Unmarshal(b, &wantA)
 	if Attached(wantA) != gotA || (errGot == nil) != (errWant == nil) || errGot != nil && errGot.Error() != errWant.Error() {
 		t.Errorf("Attached from %q: %+v, %v; encoding/json: %+v, %v", b, gotA, errGot, wantA, errWant)
 	}
@@ -204,7 +215,7 @@ func FuzzAttachJSON(f *testing.F) {
 		checkAttachJSON(t, Attach{Name: name, Create: b, ReadOnly: !b, Cols: n, Rows: -n,
 			Config:   SessionConfig{Command: []string{name, val}, Cwd: cwd, Env: []string{env, key}, Cols: n, KeepMS: int64(n) << 20},
 			Terminal: key, Restore: val, Env: map[string]string{key: val, val: env}, Inside: cwd})
-		got, _ := json.Marshal(Hello{Version: name, Minor: n, ForUpgrade: b})
+		got, _ := Encode(Hello{Version: name, Minor: n, ForUpgrade: b})
 		want, _ := json.Marshal(helloFields{Version: name, Minor: n, ForUpgrade: b})
 		if !bytes.Equal(got, want) {
 			t.Fatalf("Hello encodes as %s, encoding/json writes %s", got, want)

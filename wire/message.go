@@ -446,7 +446,16 @@ type ClientInfo struct {
 // payload, refusing one that would pass MaxPayload before anything is
 // written.
 func Encode(v any) ([]byte, error) {
-	p, err := json.Marshal(v)
+	var p []byte
+	var err error
+	if m, ok := v.(json.Marshaler); ok {
+		// A message that encodes itself (attachjson.go) is not handed to
+		// encoding/json at all: its first use in a process, even only to
+		// call MarshalJSON and check the result, costs about 0.1 ms.
+		p, err = m.MarshalJSON()
+	} else {
+		p, err = json.Marshal(v)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("%w: %v", ErrBadPayload, err)
 	}
@@ -458,7 +467,13 @@ func Encode(v any) ([]byte, error) {
 
 // Decode unmarshals a control payload into v.
 func Decode(f Frame, v any) error {
-	if err := json.Unmarshal(f.Payload, v); err != nil {
+	var err error
+	if u, ok := v.(json.Unmarshaler); ok {
+		err = u.UnmarshalJSON(f.Payload) // as in Encode
+	} else {
+		err = json.Unmarshal(f.Payload, v)
+	}
+	if err != nil {
 		return fmt.Errorf("%w: %s: %v", ErrBadPayload, f.Type, err)
 	}
 	return nil
