@@ -6,6 +6,7 @@ import (
 	"go/build"
 	"io/fs"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"slices"
 	"sort"
@@ -195,6 +196,25 @@ func TestReachable(t *testing.T) {
 	for k, v := range want {
 		if !slices.Equal(got[k], v) {
 			t.Errorf("reachable[%q] = %v, want %v", k, got[k], v)
+		}
+	}
+}
+
+// TestBinaryLeavesOutSlowInits: each package linked into wr runs its init
+// before main in every wr process, the client of each attach among them,
+// whether the process uses it or not. These were measured with
+// GODEBUG=inittrace=1 and left out on purpose: crypto/rand and crypto
+// under it (about 30 µs; session IDs use math/rand/v2), and urfave/cli's
+// man page renderer (blackfriday, 0.3 ms; the urfave_cli_no_docs tag).
+func TestBinaryLeavesOutSlowInits(t *testing.T) {
+	out, err := exec.Command("go", "list", "-deps", "-tags", "urfave_cli_no_docs", ".").Output()
+	if err != nil {
+		t.Fatalf("go list: %v", err)
+	}
+	deps := strings.Fields(string(out))
+	for _, slow := range []string{"crypto/rand", "crypto/internal/fips140", "github.com/russross/blackfriday/v2"} {
+		if slices.Contains(deps, slow) {
+			t.Errorf("wr links %s again; its init runs before every attach", slow)
 		}
 	}
 }

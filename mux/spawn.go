@@ -1,9 +1,10 @@
 package mux
 
 import (
-	"crypto/rand"
+	"encoding/binary"
 	"encoding/hex"
 	"fmt"
+	"math/rand/v2"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -123,9 +124,16 @@ func sessionEnv(clientEnv []string, name, socket string) []string {
 // newSessionID is unique to one session: a session of the same name created
 // later, or on another socket, never shares it, so wr kill sweeps only its
 // own processes.
+//
+// It needs to be unique, not secret (it is in the session's environment,
+// for any process of the user to read), so it comes from math/rand/v2,
+// which the runtime seeds from the system's randomness, not from
+// crypto/rand: its package inits (and crypto's under it) cost every wr
+// process, an attach's client among them, about 30 µs before main
+// (their sum under GODEBUG=inittrace=1).
 func newSessionID() string {
 	var b [8]byte
-	_, _ = rand.Read(b[:])
+	binary.LittleEndian.PutUint64(b[:], rand.Uint64())
 	return hex.EncodeToString(b[:])
 }
 
