@@ -18,6 +18,7 @@ import (
 	"runtime/pprof"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/urfave/cli/v2"
@@ -54,6 +55,11 @@ func fail(code int, format string, args ...any) error {
 type usageError struct{ err error }
 
 func (e *usageError) Error() string { return e.err.Error() }
+
+// executable is os.Executable, read once: an attach asks for it twice (to
+// see whether the server is older, then in case it must start one), and
+// each is a readlink of /proc/self/exe.
+var executable = sync.OnceValues(os.Executable)
 
 func main() {
 	stop := startProfile()
@@ -395,7 +401,7 @@ func doAttach(c flagValues, name string, command []string, opts attach.Options) 
 	// Attaching to the session this shell runs in, or one that shows it,
 	// is refused by the server, which knows sessions by WR_SESSION_ID: a
 	// name may have been renamed away and taken by another session since.
-	exe, err := os.Executable()
+	exe, err := executable()
 	if err != nil {
 		return fail(1, "cannot find my own binary to start the server: %v", err)
 	}
@@ -463,7 +469,7 @@ func newCommand() *cli.Command {
 			if err != nil {
 				return err
 			}
-			exe, err := os.Executable()
+			exe, err := executable()
 			if err != nil {
 				return fail(1, "cannot find my own binary to start the server: %v", err)
 			}

@@ -87,7 +87,7 @@ func recordCommand() *cli.Command {
 			if c.Bool("create") {
 				cfg := sessionConfig(c, command)
 				opt.Create = &cfg
-				if opt.Exe, err = os.Executable(); err != nil {
+				if opt.Exe, err = executable(); err != nil {
 					return fail(1, "cannot find my own binary to start the server: %v", err)
 				}
 				opt.Ready = func() {

@@ -194,7 +194,7 @@ func bridgeCommand() *cli.Command {
 			if err != nil {
 				return err
 			}
-			exe, err := os.Executable()
+			exe, err := executable()
 			if err != nil {
 				return fail(1, "cannot find my own binary to start the server: %v", err)
 			}

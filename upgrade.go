@@ -30,7 +30,7 @@ func serverUpgradeCommand() *cli.Command {
 			}
 			bin := c.String("binary")
 			if bin == "" {
-				if bin, err = os.Executable(); err != nil {
+				if bin, err = executable(); err != nil {
 					return fail(1, "cannot find my own binary: %v", err)
 				}
 			}
@@ -105,7 +105,7 @@ func upgradeOlderServer(c flagValues) error {
 	if err != nil {
 		return nil // the verb says it
 	}
-	self, err := os.Executable()
+	self, err := executable()
 	if err != nil {
 		return nil
 	}
