@@ -201,8 +201,10 @@ type model struct {
 	answers chan []byte
 }
 
-func newModel(t *testing.T, out []byte) *model {
-	m := &model{Emulator: vt.NewEmulator(80, 24), t: t, answers: make(chan []byte, 16)}
+func newModel(t *testing.T, out []byte) *model { return newModelSize(t, 80, 24, out) }
+
+func newModelSize(t *testing.T, cols, rows int, out []byte) *model {
+	m := &model{Emulator: vt.NewEmulator(cols, rows), t: t, answers: make(chan []byte, 16)}
 	go func() {
 		buf := make([]byte, 256)
 		for {

@@ -120,6 +120,16 @@ func (s *Screen) print(r rune) {
 	// After a ZWJ the next character joins its emoji sequence, unless it
 	// is ASCII (which never joins a cluster, so the fast path needs no check).
 	if w == 0 || s.joining && r >= 0x80 || w == 2 && s.extendsWide(r) {
+		if r == vs16 && !s.roomToWiden() {
+			if c := s.previousCell(); c != nil && c.flags&cellWide == 0 {
+				// A VS16 that cannot widen its one-column cell is
+				// dropped, not joined. A narrow cluster ending in VS16
+				// is a state no restore can draw: the cell may move
+				// (DCH, ICH, a resize's reflow), and painted anywhere
+				// with room it widens, shifting the rest of its line.
+				return
+			}
+		}
 		if s.combine(r) && r == vs16 {
 			s.widenPrevious()
 		}
@@ -150,12 +160,7 @@ func (s *Screen) extendsWide(r rune) bool {
 // moves past it. A cell in the last column stays one column wide: there is
 // no room.
 func (s *Screen) widenPrevious() {
-	// With autowrap off the cursor stays in the last column after a
-	// character is printed there, so the cell before the cursor may not
-	// be the one just printed; widening it would write its tail over the
-	// last column's character. Better one column too narrow than a lost
-	// character.
-	if s.pendingWrap || s.x == 0 || (s.x == s.cols-1 && !s.modes.has(modeAutowrap)) {
+	if !s.roomToWiden() {
 		return
 	}
 	x := s.x - 1
@@ -175,6 +180,28 @@ func (s *Screen) widenPrevious() {
 	}
 	s.x = s.cols - 1
 	s.pendingWrap = s.modes.has(modeAutowrap)
+}
+
+// wideAlone reports whether the wide cell c starts with a character that is
+// two columns on its own, as a cluster widened by its VS16 does not: drawn
+// in the last column, c's first character wraps early only if it is.
+func (s *Screen) wideAlone(c cell) bool {
+	r := c.r
+	if c.flags&cellCluster != 0 {
+		r, _ = utf8.DecodeRune(s.clusters.bytes(c.r))
+	}
+	return runeWidth(r) == 2
+}
+
+// roomToWiden reports whether the cell before the cursor may take the
+// cursor's column too. Not with a wrap pending (that cell is in the last
+// column), nor with autowrap off and the cursor in the last column: the
+// cursor stays there after a character is printed there, so the cell
+// before it may not be the one just printed, and widening it would write
+// its tail over the last column's character. Better one column too narrow
+// than a lost character.
+func (s *Screen) roomToWiden() bool {
+	return !s.pendingWrap && s.x > 0 && (s.x < s.cols-1 || s.modes.has(modeAutowrap))
 }
 
 // put writes a character of width w (1 or 2) at the cursor and advances.

@@ -126,6 +126,13 @@ func (p *painter) appendPrimary(from uint64) {
 					p.b = append(p.b, "\x1b["...)
 					p.b = strconv.AppendInt(p.b, int64(s.cols), 10)
 					p.b = append(p.b, 'G')
+					if !s.wideAlone(next[0]) {
+						// A cluster wide only by its VS16 starts with a
+						// narrow character, which fits in the last
+						// column: a wide space makes the wrap instead,
+						// and the next line is drawn over it.
+						p.b = append(p.b, "\u3000\r"...)
+					}
 					continue
 				}
 			}
