@@ -2,6 +2,8 @@ package wire
 
 import (
 	"encoding/json"
+	"errors"
+	"reflect"
 	"slices"
 	"strconv"
 	"strings"
@@ -208,12 +210,15 @@ type (
 // encoding/json leaves it, untouched. The fields b does not name keep
 // their values, as with encoding/json.
 func (w *Welcome) UnmarshalJSON(b []byte) error {
+	if w == nil {
+		return json.Unmarshal(b, w) // encoding/json's error for a nil pointer
+	}
 	v := *w
 	if v.decodeFlat(b) {
 		*w = v
 		return nil
 	}
-	return json.Unmarshal(b, (*welcomeFields)(w))
+	return renamed(json.Unmarshal(b, (*welcomeFields)(w)), welcomeFields{}, v)
 }
 
 // decodeFlat is UnmarshalJSON's fast path; false means it declined, having
@@ -236,12 +241,33 @@ func (w *Welcome) decodeFlat(b []byte) bool {
 
 // UnmarshalJSON decodes an Attached as encoding/json would (see Welcome's).
 func (a *Attached) UnmarshalJSON(b []byte) error {
+	if a == nil {
+		return json.Unmarshal(b, a)
+	}
 	v := *a
 	if v.decodeFlat(b) {
 		*a = v
 		return nil
 	}
-	return json.Unmarshal(b, (*attachedFields)(a))
+	return renamed(json.Unmarshal(b, (*attachedFields)(a)), attachedFields{}, v)
+}
+
+// renamed gives a type error of encoding/json's from decoding into fields
+// (welcomeFields, say) the names of the message type itself, so that it
+// reads as it did before the type decoded itself: "Go struct field
+// Welcome.pid", not "welcomeFields.pid".
+func renamed(err error, fields, message any) error {
+	var te *json.UnmarshalTypeError
+	if errors.As(err, &te) {
+		from, to := reflect.TypeOf(fields), reflect.TypeOf(message)
+		if te.Struct == from.Name() {
+			te.Struct = to.Name()
+		}
+		if te.Type == from {
+			te.Type = to
+		}
+	}
+	return err
 }
 
 // decodeFlat is UnmarshalJSON's fast path; false means it declined, having

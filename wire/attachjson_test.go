@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"reflect"
+	"strings"
 	"testing"
 )
 
@@ -190,14 +191,51 @@ func checkFlatDecode(t *testing.T, b []byte) {
 	w0 := Welcome{Protocol: 9, Version: "before", PID: 9}
 	gotW, wantW := w0, welcomeFields(w0)
 	errGot, errWant := gotW.UnmarshalJSON(b), json.Unmarshal(b, &wantW)
-	if Welcome(wantW) != gotW || (errGot == nil) != (errWant == nil) || errGot != nil && errGot.Error() != errWant.Error() {
+	if Welcome(wantW) != gotW || !sameError(errGot, errWant, "welcomeFields", "Welcome") {
 		t.Errorf("Welcome from %q: %+v, %v; encoding/json: %+v, %v", b, gotW, errGot, wantW, errWant)
 	}
 	a0 := Attached{Name: "before", Cols: 9, Exited: true}
 	gotA, wantA := a0, attachedFields(a0)
 	errGot, errWant = gotA.UnmarshalJSON(b), json.Unmarshal(b, &wantA)
-	if Attached(wantA) != gotA || (errGot == nil) != (errWant == nil) || errGot != nil && errGot.Error() != errWant.Error() {
+	if Attached(wantA) != gotA || !sameError(errGot, errWant, "attachedFields", "Attached") {
 		t.Errorf("Attached from %q: %+v, %v; encoding/json: %+v, %v", b, gotA, errGot, wantA, errWant)
+	}
+}
+
+// sameError: got is want, but for the name of the type decoded into, which
+// is the message's own (want's names the method-less copy).
+func sameError(got, want error, copyName, name string) bool {
+	if got == nil || want == nil {
+		return got == nil && want == nil
+	}
+	return got.Error() == strings.ReplaceAll(want.Error(), copyName, name)
+}
+
+// A type error names the message's type, as before it decoded itself.
+func TestDecodeErrorNamesTheMessage(t *testing.T) {
+	var w Welcome
+	err := Decode(Frame{Type: TypeWelcome, Payload: []byte(`{"pid":"x"}`)}, &w)
+	if err == nil || !strings.Contains(err.Error(), "Go struct field Welcome.pid of type int") {
+		t.Errorf("a string pid: %v", err)
+	}
+	var a Attached
+	err = Decode(Frame{Type: TypeAttached, Payload: []byte(`""`)}, &a)
+	if err == nil || !strings.Contains(err.Error(), "Go value of type wire.Attached") {
+		t.Errorf("a string for the object: %v", err)
+	}
+}
+
+// A nil pointer is encoding/json's to answer: null, or its error.
+func TestNilPointers(t *testing.T) {
+	for _, v := range []any{(*Attach)(nil), (*Hello)(nil)} {
+		if p, err := Encode(v); err != nil || string(p) != "null" {
+			t.Errorf("Encode(%T(nil)) = %q, %v; want null", v, p, err)
+		}
+	}
+	for _, v := range []any{(*Welcome)(nil), (*Attached)(nil)} {
+		if err := Decode(Frame{Payload: []byte(`{}`)}, v); err == nil {
+			t.Errorf("Decode into %T(nil) did not fail", v)
+		}
 	}
 }
 

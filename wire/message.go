@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"reflect"
 )
 
 // Type identifies a frame. Data frames (Input, Output, Data) carry raw bytes,
@@ -448,7 +449,7 @@ type ClientInfo struct {
 func Encode(v any) ([]byte, error) {
 	var p []byte
 	var err error
-	if m, ok := v.(json.Marshaler); ok {
+	if m, ok := v.(json.Marshaler); ok && !nilPointer(v) {
 		// A message that encodes itself (attachjson.go) is not handed to
 		// encoding/json at all: its first use in a process, even only to
 		// call MarshalJSON and check the result, costs about 0.1 ms.
@@ -463,6 +464,13 @@ func Encode(v any) ([]byte, error) {
 		return nil, fmt.Errorf("%w: %d-byte message (max %d)", ErrFrameTooLarge, len(p), MaxPayload)
 	}
 	return p, nil
+}
+
+// nilPointer reports whether v is a nil pointer, which encoding/json
+// encodes as null and a value method would panic on.
+func nilPointer(v any) bool {
+	rv := reflect.ValueOf(v)
+	return rv.Kind() == reflect.Pointer && rv.IsNil()
 }
 
 // Decode unmarshals a control payload into v.
