@@ -68,10 +68,13 @@ func (s *Screen) WriteBatch(chunks [][]byte) {
 		s.writeRange(chunks, start, next)
 		start = next
 	}
-	if start < cut {
+	if start < cut && s.top == 0 && s.bottom == s.rows {
 		// The run interns the pen, if it changed, before anything else
 		// and before it changes a cell: when it scrolls at the latest
 		// (see eraseStyle). Interned here, the pen meets the same cells.
+		// Only with the whole screen as the region is it sure to scroll:
+		// below a narrower one its line feeds may move nothing, and the
+		// pen stays as it was (canSkip refuses such a run anyway).
 		s.penStyle()
 	}
 	if start < cut && s.canSkip(tail) {
