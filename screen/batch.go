@@ -68,13 +68,16 @@ func (s *Screen) WriteBatch(chunks [][]byte) {
 		s.writeRange(chunks, start, next)
 		start = next
 	}
-	if start < cut && s.top == 0 && s.bottom == s.rows {
+	if start < cut && s.top == 0 && s.bottom == s.rows && !s.modes.has(modeInsert) {
 		// The run interns the pen, if it changed, before anything else
 		// and before it changes a cell: when it scrolls at the latest
 		// (see eraseStyle). Interned here, the pen meets the same cells.
 		// Only with the whole screen as the region is it sure to scroll:
 		// below a narrower one its line feeds may move nothing, and the
-		// pen stays as it was (canSkip refuses such a run anyway).
+		// pen stays as it was. Nor in insert mode, where a character
+		// shifts the row, dropping its last cell, before the pen is
+		// interned: a compaction then keeps one style fewer. canSkip
+		// refuses both runs anyway.
 		s.penStyle()
 	}
 	if start < cut && s.canSkip(tail) {

@@ -739,3 +739,35 @@ func benchWriteChunks(b *testing.B, chunks [][]byte, size int) {
 		}
 	}
 }
+
+// In insert mode a character shifts its row, dropping the last cell,
+// before the pen is interned; if that interning compacts the tables, the
+// dropped cell's style goes. WriteBatch interned the pen before the run
+// began, while the cell was still there, and kept one style more.
+func TestWriteBatchInsertModeKeepsTheSameStyles(t *testing.T) {
+	for _, insert := range []bool{false, true} {
+		fresh := func() *Screen {
+			s := New(5, 2, 1)
+			// A style only the last column of row 0 holds.
+			s.Write([]byte("\x1b[1;5H\x1b[38;2;9;9;9mX\x1b[m"))
+			// Styles no cell keeps, until the next new one compacts.
+			for i := 0; !s.styles.due(s.slack()); i++ {
+				fmt.Fprintf(s, "\x1b[2;1H\x1b[38;2;%d;%d;100my", i&255, i>>8&255)
+			}
+			s.Write([]byte("\x1b[m\x1b[1;1H"))
+			return s
+		}
+		a, b := fresh(), fresh()
+		mode := "\x1b[4l"
+		if insert {
+			mode = "\x1b[4h"
+		}
+		batch := []byte(mode + "\x1b[48;5;77m\x0f" + "a\r\n\n\n\n\n\n")
+		a.Write(batch)
+		b.WriteBatch([][]byte{batch})
+		sa, sb := stateOf(a), stateOf(b)
+		if !reflect.DeepEqual(sa.Styles, sb.Styles) || sa.PenIdx != sb.PenIdx {
+			t.Errorf("insert mode %v: Write holds %d styles (pen %d), WriteBatch %d (pen %d)", insert, len(sa.Styles), sa.PenIdx, len(sb.Styles), sb.PenIdx)
+		}
+	}
+}

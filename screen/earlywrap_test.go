@@ -42,3 +42,27 @@ func TestRestoreKeepsEarlyWrap(t *testing.T) {
 		})
 	}
 }
+
+// A regional indicator or a skin tone that starts the row after an early
+// wrap: drawn in the last column to make the wrap again, it joined the
+// cell before it (a flag, a toned emoji) instead of wrapping.
+func TestRestoreEarlyWrapBeforeAJoiningCharacter(t *testing.T) {
+	for _, tc := range []struct{ name, in string }{
+		{"regional indicator", "ab\U0001F1E6中\x1b[2;1H\U0001F1E7"},
+		{"skin tone", "ab中中\x1b[2;1H\U0001F3FB"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			a := New(5, 3, 10)
+			a.Write([]byte(tc.in))
+			if l := a.primary.line(0); !l.wrapped || !l.early {
+				t.Fatalf("the model itself did not wrap early: %+v", l)
+			}
+			restore := a.AppendRestore(nil)
+			b := New(5, 3, 10)
+			b.Write(restore)
+			if d := diffModels(a, b, true); len(d) > 0 {
+				t.Fatalf("restored screen differs:\n%s\nrestore %q", joinDiffs(d), restore)
+			}
+		})
+	}
+}

@@ -183,14 +183,17 @@ func (s *Screen) widenPrevious() {
 }
 
 // wideAlone reports whether the wide cell c starts with a character that is
-// two columns on its own, as a cluster widened by its VS16 does not: drawn
-// in the last column, c's first character wraps early only if it is.
+// two columns on its own and joins no cell before it. Drawn in the last
+// column, only such a character wraps early: a cluster widened by its
+// VS16 starts with a narrow one, which fits there, and a regional
+// indicator or a skin tone may join the cell before it (extendsWide).
 func (s *Screen) wideAlone(c cell) bool {
 	r := c.r
 	if c.flags&cellCluster != 0 {
 		r, _ = utf8.DecodeRune(s.clusters.bytes(c.r))
 	}
-	return runeWidth(r) == 2
+	joins := r >= riFirst && r <= riLast || r >= modifierFirst && r <= modifierLast
+	return runeWidth(r) == 2 && !joins
 }
 
 // roomToWiden reports whether the cell before the cursor may take the

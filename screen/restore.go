@@ -129,8 +129,13 @@ func (p *painter) appendPrimary(from uint64) {
 					if !s.wideAlone(next[0]) {
 						// A cluster wide only by its VS16 starts with a
 						// narrow character, which fits in the last
-						// column: a wide space makes the wrap instead,
-						// and the next line is drawn over it.
+						// column, and a regional indicator or a skin
+						// tone there would join the cell before it: a
+						// wide space makes the wrap instead, and the
+						// next line is drawn over it. (On a terminal
+						// that drops a wide character in the last
+						// column instead, as x/vt does, neither way
+						// draws these rows right.)
 						p.b = append(p.b, "\u3000\r"...)
 					}
 					continue
