@@ -47,6 +47,18 @@ type typist struct {
 	// never hold more than one core between them while a person types.
 	slotMu  sync.Mutex
 	slotEnd time.Time
+
+	// clock, when set, stands in for monoNow: a test that keeps someone
+	// typing must not find the typing over because the machine stalled
+	// for a typingWindow between two of its steps.
+	clock func() int64
+}
+
+func (t *typist) now() int64 {
+	if t.clock != nil {
+		return t.clock()
+	}
+	return monoNow()
 }
 
 // monoEpoch makes a monotonic clock fit in an atomic integer.
@@ -57,7 +69,7 @@ func monoNow() int64 { return int64(time.Since(monoEpoch)) + 1 }
 // acted records a person acting in ss.
 func (t *typist) acted(ss *session) {
 	t.in.Store(ss)
-	t.at.Store(monoNow())
+	t.at.Store(t.now())
 }
 
 // forget drops ss, a session that has ended, if it was the last typed
@@ -68,7 +80,7 @@ func (t *typist) forget(ss *session) { t.in.CompareAndSwap(ss, nil) }
 // within typingWindow.
 func (t *typist) elsewhere(ss *session) bool {
 	at := t.at.Load()
-	return at != 0 && monoNow()-at < int64(typingWindow) && t.in.Load() != ss
+	return at != 0 && t.now()-at < int64(typingWindow) && t.in.Load() != ss
 }
 
 // floodPace is one worker's lead (a reader's or a feeder's) while a person

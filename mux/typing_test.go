@@ -37,6 +37,7 @@ func TestTypistElsewhere(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			var ty typist
+			ty.clock = frozen()
 			if c.act != nil {
 				ty.acted(c.act)
 				ty.at.Add(-int64(c.ago))
@@ -48,6 +49,10 @@ func TestTypistElsewhere(t *testing.T) {
 	}
 }
 
+// frozen is a typist's clock that stands still: what a test acts stays
+// within typingWindow however long the machine takes between its steps.
+func frozen() func() int64 { return func() int64 { return 1 << 40 } }
+
 // A worker on a lead runs floodSlice, then sleeps floodPause, and so on;
 // typing in its own session, or nobody typing, never stops it.
 func TestFloodPaceStep(t *testing.T) {
@@ -58,6 +63,7 @@ func TestFloodPaceStep(t *testing.T) {
 	sleep := func(d time.Duration) { slept = append(slept, d); now = now.Add(d) }
 
 	var ty typist
+	ty.clock = frozen()
 	var p floodPace
 	step := func(what string, wantLed bool, wantSlept int) {
 		t.Helper()
@@ -95,6 +101,7 @@ func TestFeederGivesWayToTyping(t *testing.T) {
 	var mu sync.Mutex
 	m := newModel(80, 24, 2000, &mu, func() bool { return false }, func([]byte) {})
 	var ty typist
+	ty.clock = frozen()
 	self, other := &session{}, &session{}
 	m.typing, m.self = &ty, self
 	m.flooding.Store(true) // its reader is in a burst
@@ -136,6 +143,7 @@ func TestFloodSlicesOneAtATime(t *testing.T) {
 	var slept []time.Duration
 	sleep := func(d time.Duration) { slept = append(slept, d); now = now.Add(d) }
 	var ty typist
+	ty.clock = frozen()
 	ty.acted(typed)
 	var pa, pb floodPace
 	pa.step(&ty, a, clock, sleep)
@@ -156,6 +164,7 @@ func ledModel() (m *model, mu *sync.Mutex, ft *fakeTimer, flood, short *int) {
 	mu = new(sync.Mutex)
 	m = newModel(80, 24, 2000, mu, func() bool { return false }, func([]byte) {})
 	ty := new(typist)
+	ty.clock = frozen()
 	other := &session{}
 	m.typing, m.self = ty, &session{}
 	ty.acted(other)
