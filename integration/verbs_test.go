@@ -4,8 +4,10 @@ package integration
 
 import (
 	"context"
+	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -182,7 +184,23 @@ func TestRename(t *testing.T) {
 	tm := e.term(80, 24, "attach", "old")
 	tm.expect(prompt)
 	e.mustWr("new", "-d", "taken", "--", "sh")
+	// The wait must be under way before the rename: it is once the server
+	// holds a socket it did not hold before (the wait's request is in the
+	// same write as the connection's greeting). Without this, a loaded
+	// machine ran the rename first, and the wait found no session named
+	// old. Sockets, not a count: a connection that ended just before may
+	// still be closing.
+	pid := strconv.Itoa(e.serverPID())
+	before := sockets(t, pid)
 	waiter := bgWr(e, nil, "wait", "old")
+	e.eventually("wr wait to connect", func() bool {
+		for s := range sockets(t, pid) {
+			if !before[s] {
+				return true
+			}
+		}
+		return false
+	})
 
 	if r := e.wr("rename", "old", "taken"); r.code != 1 || !strings.Contains(r.stderr, "a session named taken already exists") {
 		t.Errorf("rename onto a taken name: exit %d, stderr %q", r.code, r.stderr)
@@ -269,4 +287,21 @@ func TestScriptComposesTheVerbs(t *testing.T) {
 	if r := e.wr("has", "x"); r.code != 1 {
 		t.Errorf("x still exists after wr wait collected it: wr has exit %d", r.code)
 	}
+}
+
+// sockets is the set of sockets (as "socket:[inode]") process pid holds.
+func sockets(t *testing.T, pid string) map[string]bool {
+	t.Helper()
+	dir := "/proc/" + pid + "/fd"
+	ents, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	set := map[string]bool{}
+	for _, e := range ents {
+		if l, err := os.Readlink(dir + "/" + e.Name()); err == nil && strings.HasPrefix(l, "socket:") {
+			set[l] = true
+		}
+	}
+	return set
 }
