@@ -210,15 +210,7 @@ type (
 // encoding/json leaves it, untouched. The fields b does not name keep
 // their values, as with encoding/json.
 func (w *Welcome) UnmarshalJSON(b []byte) error {
-	if w == nil {
-		return json.Unmarshal(b, w) // encoding/json's error for a nil pointer
-	}
-	v := *w
-	if v.decodeFlat(b) {
-		*w = v
-		return nil
-	}
-	return renamed(json.Unmarshal(b, (*welcomeFields)(w)), welcomeFields{}, v)
+	return decodeMessage(w, b, (*Welcome).decodeFlat, (*welcomeFields)(w))
 }
 
 // decodeFlat is UnmarshalJSON's fast path; false means it declined, having
@@ -241,25 +233,27 @@ func (w *Welcome) decodeFlat(b []byte) bool {
 
 // UnmarshalJSON decodes an Attached as encoding/json would (see Welcome's).
 func (a *Attached) UnmarshalJSON(b []byte) error {
-	if a == nil {
-		return json.Unmarshal(b, a)
-	}
-	v := *a
-	if v.decodeFlat(b) {
-		*a = v
-		return nil
-	}
-	return renamed(json.Unmarshal(b, (*attachedFields)(a)), attachedFields{}, v)
+	return decodeMessage(a, b, (*Attached).decodeFlat, (*attachedFields)(a))
 }
 
-// renamed gives a type error of encoding/json's from decoding into fields
-// (welcomeFields, say) the names of the message type itself, so that it
-// reads as it did before the type decoded itself: "Go struct field
-// Welcome.pid", not "welcomeFields.pid".
-func renamed(err error, fields, message any) error {
+// decodeMessage is the UnmarshalJSON of a message m with a fast path
+// (flat) and fields, m as its method-less copy for encoding/json.
+func decodeMessage[M any](m *M, b []byte, flat func(*M, []byte) bool, fields any) error {
+	if m == nil {
+		return json.Unmarshal(b, m) // encoding/json's error for a nil pointer
+	}
+	v := *m
+	if flat(&v, b) {
+		*m = v
+		return nil
+	}
+	err := json.Unmarshal(b, fields)
+	// A type error names the message's type, not its copy's ("Go struct
+	// field Welcome.pid", not "welcomeFields.pid"), as it did before the
+	// message decoded itself.
 	var te *json.UnmarshalTypeError
 	if errors.As(err, &te) {
-		from, to := reflect.TypeOf(fields), reflect.TypeOf(message)
+		from, to := reflect.TypeOf(fields).Elem(), reflect.TypeOf(v)
 		if te.Struct == from.Name() {
 			te.Struct = to.Name()
 		}
