@@ -59,10 +59,13 @@ func burstBegins(m *model) {
 	if !enabledLocked() {
 		return
 	}
-	if b.bursts[m]++; b.bursts[m] == 1 {
+	b.bursts[m]++
+	reviewProcsLocked()
+	if b.bursts[m] == 1 {
+		// After the review: whoever sees the burst counted sees what it
+		// did to the Ps (TestSecondCPUOnlyForOtherSessions).
 		b.begun.Add(1)
 	}
-	reviewProcsLocked()
 }
 
 // burstEnds is called by whoever called burstBegins, when its burst ends.
@@ -109,6 +112,9 @@ func enabledLocked() bool {
 // could type in another session.
 func wantTwoLocked() bool {
 	b := &busyProcs
+	if len(b.bursts) == 0 {
+		return false
+	}
 	for t := range b.typeable {
 		for m := range b.bursts {
 			if m != t {
