@@ -828,10 +828,9 @@ func serverCommand() *cli.Command {
 					// Benchmarks). While a session is in a burst and a
 					// client is attached to another, the server takes a
 					// second P, so that the other session's echo need not
-					// wait for a busy P to poll the network (mux/procs.go).
-					// Set here rather than for every command: changing it
-					// stops the world, which costs a client that must
-					// start fast up to a millisecond.
+					// wait for a busy P to poll the network (mux/procs.go). Set here rather than for every
+					// command: changing it stops the world, which costs a
+					// client that must start fast up to a millisecond.
 					runtime.GOMAXPROCS(1)
 					opts := mux.Options{Socket: socket, Handoff: c.String("handoff"), Daemon: c.Bool("daemon")}
 					if c.Bool("daemon") {
@@ -873,7 +872,7 @@ func serverCommand() *cli.Command {
 			},
 			{
 				Name:  "status",
-				Usage: "print the server's pid, version, uptime, session count, socket, goroutine count, heap, flood pauses, memory releases, bursts and second CPUs",
+				Usage: "print the server's pid, version, uptime, session count, socket, goroutine count, heap and memory releases",
 				Action: func(c *cli.Context) error {
 					socket, err := socketPath(c)
 					if err != nil {

@@ -59,13 +59,10 @@ func burstBegins(m *model) {
 	if !enabledLocked() {
 		return
 	}
-	b.bursts[m]++
-	reviewProcsLocked()
-	if b.bursts[m] == 1 {
-		// After the review: whoever sees the burst counted sees what it
-		// did to the Ps (TestSecondCPUOnlyForOtherSessions).
+	if b.bursts[m]++; b.bursts[m] == 1 {
 		b.begun.Add(1)
 	}
+	reviewProcsLocked()
 }
 
 // burstEnds is called by whoever called burstBegins, when its burst ends.
@@ -112,9 +109,6 @@ func enabledLocked() bool {
 // could type in another session.
 func wantTwoLocked() bool {
 	b := &busyProcs
-	if len(b.bursts) == 0 {
-		return false
-	}
 	for t := range b.typeable {
 		for m := range b.bursts {
 			if m != t {

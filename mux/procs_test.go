@@ -4,8 +4,6 @@ import (
 	"runtime"
 	"testing"
 	"time"
-
-	"wr/wire"
 )
 
 // resetProcs makes busyProcs read the process's Ps again, as at start-up.
@@ -161,40 +159,5 @@ func TestBurstLeavesManyPsAlone(t *testing.T) {
 	lowerProcs()
 	if n := procs(); n != 2 {
 		t.Fatalf("a process on 2 Ps was changed to %d", n)
-	}
-}
-
-// A session that ends with a client that can type attached leaves the
-// sessions someone could type into: left there, it kept every later burst
-// on two Ps and its model alive (the review found its client's detach
-// finding it already gone and counting nothing).
-func TestEndedSessionIsNotTypedInto(t *testing.T) {
-	onOneP(t)
-	s := exitedServer(t)
-	ss, _ := startScript(t, s, "t", "read x; exit 0", true)
-	a, _ := socketPair(t)
-	c := newClient(1, a, false, 80, 24)
-	if res := ss.attach(c, wire.Attached{Name: "t", ClientID: 1}, false); res != attachLive {
-		t.Fatalf("attach: %v", res)
-	}
-	typeable := func() bool {
-		busyProcs.mu.Lock()
-		defer busyProcs.mu.Unlock()
-		return busyProcs.typeable[ss.model]
-	}
-	if !typeable() {
-		t.Fatal("a session with a client attached is not typed into")
-	}
-	_ = ss.writePTY([]byte("\n"))
-	waitDone(t, ss)
-	ss.detach(c) // as serveAttach does once the connection goes
-	if typeable() {
-		t.Fatal("the ended session is still typed into")
-	}
-	flood := &model{}
-	burstBegins(flood)
-	defer burstEnds(flood)
-	if n := procs(); n != 1 {
-		t.Fatalf("a burst with nobody attached anywhere took GOMAXPROCS = %d", n)
 	}
 }

@@ -22,10 +22,6 @@ import (
 // Taken alone, with no other lock of mux held and none taken inside them:
 // server.mu, memoryRelease.mu, session.readMu, session.reapMu.
 //
-// busyProcs.mu (procs.go) is a leaf: taken under session.mu and model.mu
-// (a client attaching, leaving or resizing) and alone by readers and
-// feeders, and nothing is taken under it.
-//
 //   - server.mu (server): the registry, each exited session's expiry
 //     timer, and the server's lifecycle. No session lock is held while it
 //     is taken, nor taken while it is held (what it needs of a session's
@@ -251,10 +247,6 @@ func (ss *session) end(code int) {
 	clients := ss.order
 	ss.clients, ss.order, ss.owner = map[int]*client{}, nil, nil
 	ss.answerers.Store(0)
-	// Nobody types into it any more: it must not keep the server on two
-	// Ps for later bursts, nor its model alive (procs.go). Its clients'
-	// detach finds them gone and counts nothing.
-	typedInto(ss.model, false)
 	for _, c := range clients {
 		// A client that fell behind gets the final screen before Exited.
 		if !killed {
