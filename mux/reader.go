@@ -61,14 +61,14 @@ func (ss *session) readLoop() {
 	var arena []byte
 	var born time.Time
 	off := 0
-	// A reader whose arenas have grown to burstArena is in a burst, for
-	// which the server may take a second P (procs.go).
+	// A reader whose arenas have grown to burstArena is in a burst: the
+	// server takes a second P meanwhile (procs.go).
 	burst := false
 	var pace floodPace
 	total := 0 // read by this reader
 	defer func() {
 		if burst {
-			burstEnds(ss.model)
+			burstEnds()
 			ss.model.flooding.Store(false)
 		}
 	}()
@@ -84,9 +84,9 @@ func (ss *session) readLoop() {
 			burst = now
 			ss.model.flooding.Store(burst)
 			if burst {
-				burstBegins(ss.model)
+				burstBegins()
 			} else {
-				burstEnds(ss.model)
+				burstEnds()
 			}
 		}
 		arena, off, born = make([]byte, next), 0, time.Now()

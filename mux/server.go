@@ -571,8 +571,6 @@ func (s *server) status() wire.ServerStatus {
 		HeapKiB:        int((ms.HeapSys - ms.HeapReleased) >> 10),
 		FloodPauses:    s.typing.pauses.Load(),
 		MemoryReleases: s.release.count.Load(),
-		Bursts:         busyProcs.begun.Load(),
-		SecondCPU:      busyProcs.raises.Load(),
 	}
 }
 

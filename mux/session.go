@@ -489,8 +489,7 @@ func (ss *session) resize(c *client, cols, rows int) {
 // countAnswerersLocked records how many attached clients have a terminal that can
 // answer a query (not read-only, not a 0x0 relay). With none, the model
 // answers: a program watched only by read-only clients or pipes would
-// otherwise wait for an answer that never comes. The same clients are the
-// ones a person could type into (procs.go). Called with mu held.
+// otherwise wait for an answer that never comes. Called with mu held.
 func (ss *session) countAnswerersLocked() {
 	n := 0
 	for _, c := range ss.order {
@@ -501,7 +500,6 @@ func (ss *session) countAnswerersLocked() {
 	if ss.answerers.Swap(int32(n)) > 0 && n == 0 {
 		ss.kickReader() // the reader waits without a deadline no more (setReadDeadline)
 	}
-	typedInto(ss.model, n > 0) // procs.go
 }
 
 // info describes the session for wr ls.

@@ -391,12 +391,6 @@ type ServerStatus struct {
 	// MemoryReleases counts the times the server handed memory back to the
 	// system after a burst or a crowd (mux/release.go).
 	MemoryReleases int64 `json:"memory_releases"`
-	// Bursts counts the times a session's output began to pour (faster
-	// than a byte a microsecond) or its drawing fell a megabyte behind;
-	// SecondCPU, the times the server took a second CPU for one because a
-	// client was attached to another session (mux/procs.go).
-	Bursts    int64 `json:"bursts"`
-	SecondCPU int64 `json:"second_cpu"`
 }
 
 // OK is a request that succeeded. Names lists what it acted on, if
