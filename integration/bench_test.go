@@ -612,12 +612,20 @@ func BenchmarkFanOut(b *testing.B) {
 	floors := floorKinds(b, "floor-fan", "floor-relay")
 	for i := 0; i < b.N; i++ {
 		figures := map[string]float64{}
+		fewest := math.Inf(1)
 		for _, kind := range append(kinds, floors...) {
-			figures[kind] = median(3, func() float64 { return throughput(b, newHolder(b, kind), 4, false) })
+			figures[kind] = median(3, func() float64 {
+				mibs, shown := throughputAfter(b, newHolder(b, kind), 4, false, func() {})
+				if kind == "wr" {
+					fewest = min(fewest, float64(shown)/float64(bigFileOnTerminal()))
+				}
+				return mibs
+			})
 		}
 		one := median(3, func() float64 { return throughput(b, newHolder(b, "wr"), 1, false) })
 		report(b, "MiB/s", figures, append(kinds, floors...))
 		b.ReportMetric(figures["wr"]/one, "wr4/wr1")
+		b.ReportMetric(fewest, "wr4-shown/sent") // as in Throughput
 		for _, kind := range floors {
 			one := median(3, func() float64 { return throughput(b, newHolder(b, kind), 1, false) })
 			b.ReportMetric(figures[kind]/one, kind+"4/"+kind+"1")
@@ -627,14 +635,22 @@ func BenchmarkFanOut(b *testing.B) {
 
 // BenchmarkStoppedClient: two clients, one stopped with SIGSTOP; the other
 // must see the whole output at full speed. Target: >= 0.9x the throughput
-// with no stopped client.
+// with no stopped client. running-shown/sent is the least of the file the
+// running client's terminal was written, against the whole (as in
+// Throughput): 1 when it saw the whole output.
 func BenchmarkStoppedClient(b *testing.B) {
 	for i := 0; i < b.N; i++ {
-		with := median(3, func() float64 { return throughput(b, newHolder(b, "wr"), 2, true) })
+		fewest := math.Inf(1)
+		with := median(3, func() float64 {
+			mibs, shown := throughputAfter(b, newHolder(b, "wr"), 2, true, func() {})
+			fewest = min(fewest, float64(shown)/float64(bigFileOnTerminal()))
+			return mibs
+		})
 		without := median(3, func() float64 { return throughput(b, newHolder(b, "wr"), 2, false) })
 		b.ReportMetric(with, "stopped-MiB/s")
 		b.ReportMetric(without, "running-MiB/s")
 		b.ReportMetric(with/without, "stopped/running")
+		b.ReportMetric(fewest, "running-shown/sent")
 	}
 }
 
