@@ -494,6 +494,10 @@ var bigFileOnTerminal = sync.OnceValue(func() int64 {
 	return int64(len(p) + bytes.Count(p, []byte("\n")))
 })
 
+// shownOfFile is a client's shown bytes (throughputAfter) against what the
+// big file makes on a terminal: the *-shown/sent metrics.
+func shownOfFile(shown int64) float64 { return float64(shown) / float64(bigFileOnTerminal()) }
+
 // median runs f n times on fresh holders and returns the median.
 func median(n int, f func() float64) float64 {
 	var xs []float64
@@ -575,7 +579,7 @@ func BenchmarkThroughput(b *testing.B) {
 				})
 				switches = append(switches, float64(contextSwitches(pid)-before)/32)
 				runs[k] = append(runs[k], mibs)
-				fewest = min(fewest, float64(shown)/float64(bigFileOnTerminal()))
+				fewest = min(fewest, shownOfFile(shown))
 			}
 		}
 		figures := map[string]float64{}
@@ -629,7 +633,7 @@ func BenchmarkFanOut(b *testing.B) {
 			figures[kind] = median(3, func() float64 {
 				mibs, shown := throughputAfter(b, newHolder(b, kind), 4, false, func() {})
 				if kind == "wr" {
-					fewest = min(fewest, float64(shown)/float64(bigFileOnTerminal()))
+					fewest = min(fewest, shownOfFile(shown))
 				}
 				return mibs
 			})
@@ -655,7 +659,7 @@ func BenchmarkStoppedClient(b *testing.B) {
 		fewest := math.Inf(1)
 		with := median(3, func() float64 {
 			mibs, shown := throughputAfter(b, newHolder(b, "wr"), 2, true, func() {})
-			fewest = min(fewest, float64(shown)/float64(bigFileOnTerminal()))
+			fewest = min(fewest, shownOfFile(shown))
 			return mibs
 		})
 		without := median(3, func() float64 { return throughput(b, newHolder(b, "wr"), 2, false) })
