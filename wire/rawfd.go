@@ -4,6 +4,7 @@ import (
 	"errors"
 	"io"
 	"os"
+	"sync"
 	"syscall"
 	"unsafe"
 
@@ -37,7 +38,10 @@ import (
 //
 // Only for descriptors in non-blocking mode: a raw call that blocked would
 // hold its P, and any stop of the world, for as long as it blocked. A RawFD
-// is for one reader and one writer goroutine at a time.
+// is for one reader and one writer goroutine at a time. Beside the
+// writer's WriteBuffers, another goroutine may call Flush and
+// WriteBuffersNow (wmu orders them); Write and WriteNow share a buffer and
+// are the writer's alone.
 type RawFD struct {
 	rc syscall.RawConn
 
@@ -52,14 +56,24 @@ type RawFD struct {
 	readFn func(fd uintptr) bool
 
 	// The writer's side, the same way for WriteBuffers and
-	// WriteBuffersNow.
-	iovs     []syscall.Iovec // the iovecs of the write, kept between calls
-	iov      []syscall.Iovec // what is left of them to write
-	one      [1][]byte       // Write's and WriteNow's buffers
-	wtotal   int64
-	werrno   syscall.Errno
+	// WriteBuffersNow. wmu guards it: WriteBuffers' goroutine may wait in
+	// the poller with part of its buffers unwritten, and Flush writes them
+	// meanwhile.
+	wmu     sync.Mutex
+	flushFn func(fd uintptr)
+	iovs    []syscall.Iovec // the iovecs of the write, kept between calls
+	iov     []syscall.Iovec // what is left of them to write
+	one     [1][]byte       // Write's and WriteNow's buffers
+	wtotal  int64
+	werrno  syscall.Errno
+	active  bool // a WriteBuffers has handed over its buffers and not yet returned
+	// WriteBuffersNow's own: it may write while a WriteBuffers that Flush
+	// finished waits in the poller, whose count must stay its own.
+	nowIovs  []syscall.Iovec
+	nowTotal int64
+	nowErrno syscall.Errno
 	writeFn  func(fd uintptr) bool
-	writeNow func(fd uintptr) bool
+	writeNow func(fd uintptr)
 }
 
 // errBlocking is returned by NewRawFD for a descriptor in blocking mode.
@@ -86,6 +100,7 @@ func NewRawFD(c syscall.Conn) (*RawFD, error) {
 	}
 	f := &RawFD{rc: rc}
 	f.readFn, f.writeFn, f.writeNow = f.readReady, f.writeReady, f.writeReadyNow
+	f.flushFn = func(fd uintptr) { f.writeSome(fd) }
 	return f, nil
 }
 
@@ -130,13 +145,20 @@ func (f *RawFD) Write(b []byte) (int, error) {
 }
 
 // WriteBuffers writes every buffer, in order, with as few writev(2) calls as
-// the descriptor takes: one, unless it fills up.
+// the descriptor takes: one, unless it fills up (or Flush helps).
 func (f *RawFD) WriteBuffers(bufs [][]byte) (int64, error) {
+	f.wmu.Lock()
 	all := f.fill(bufs)
-	defer clear(all) // hold no buffer past the call
 	f.wtotal, f.werrno = 0, 0
+	f.active = true
+	f.wmu.Unlock()
 	err := f.rc.Write(f.writeFn)
+	f.wmu.Lock()
 	total, errno := f.wtotal, f.werrno
+	clear(all) // hold no buffer past the call
+	f.iov = nil
+	f.active = false
+	f.wmu.Unlock()
 	switch {
 	case err != nil:
 		return total, err
@@ -147,7 +169,7 @@ func (f *RawFD) WriteBuffers(bufs [][]byte) (int64, error) {
 }
 
 // fill makes the iovecs of bufs' non-empty buffers the ones to write, and
-// returns them all, for the caller to clear.
+// returns them all, for the caller to clear. Called with wmu held.
 func (f *RawFD) fill(bufs [][]byte) []syscall.Iovec {
 	iov := f.iovs[:0]
 	for _, b := range bufs {
@@ -162,7 +184,16 @@ func (f *RawFD) fill(bufs [][]byte) []syscall.Iovec {
 // writeReady is WriteBuffers' call, made by the poller when fd may have
 // room.
 func (f *RawFD) writeReady(fd uintptr) bool {
-	for len(f.iov) > 0 {
+	f.wmu.Lock()
+	defer f.wmu.Unlock()
+	return f.writeSome(fd)
+}
+
+// writeSome writes what is left of WriteBuffers' buffers until they are
+// written, the descriptor is full (false: wait for room) or a write fails.
+// Called with wmu held.
+func (f *RawFD) writeSome(fd uintptr) bool {
+	for len(f.iov) > 0 && f.werrno == 0 {
 		n, e := rawio.Writev(fd, f.iov[:min(len(f.iov), maxIovecs)])
 		switch e {
 		case 0:
@@ -179,9 +210,31 @@ func (f *RawFD) writeReady(fd uintptr) bool {
 			return false // wait for room in the poller
 		}
 		f.werrno = e
-		return true
 	}
 	return true
+}
+
+// Flush writes what a WriteBuffers waiting for room has left, as far as
+// the descriptor takes it now, and never waits. It lets a goroutine that
+// keeps its P (a PTY reader pouring on the server's one P, see mux) move
+// a writer's output along before the scheduler polls for it: Go polls the
+// network only when its P runs dry. The writer, woken later, finds its
+// buffers written. Flush returns how much it wrote, and done: a
+// WriteBuffers is under way and has nothing left to write. Only then may
+// bytes written now (WriteBuffersNow) follow the writer's: with no
+// WriteBuffers under way the writer may hold buffers it has yet to hand
+// over. A Flush that finds the writer writing does nothing.
+func (f *RawFD) Flush() (n int64, done bool) {
+	if !f.wmu.TryLock() {
+		return 0, false
+	}
+	defer f.wmu.Unlock()
+	if len(f.iov) > 0 && f.werrno == 0 {
+		before := f.wtotal
+		_ = f.rc.Control(f.flushFn)
+		n = f.wtotal - before
+	}
+	return n, f.active && len(f.iov) == 0 && f.werrno == 0
 }
 
 // WriteNow writes as much of b as the descriptor takes at once, perhaps
@@ -194,16 +247,29 @@ func (f *RawFD) WriteNow(b []byte) (int, error) {
 }
 
 // WriteBuffersNow writes as much of bufs, in order, as the descriptor takes
-// in one writev(2), perhaps nothing, and never waits for room.
+// in one writev(2), perhaps nothing, and never waits for room. It may be
+// called while a WriteBuffers waits for room, once Flush has written all
+// that one had left (bytes written meanwhile follow its own).
 func (f *RawFD) WriteBuffersNow(bufs [][]byte) (int64, error) {
-	all := f.fill(bufs)
+	f.wmu.Lock()
+	defer f.wmu.Unlock()
+	all := f.nowIovs[:0]
+	for _, b := range bufs {
+		if len(b) > 0 {
+			all = append(all, iovec(b))
+		}
+	}
+	f.nowIovs = all
 	if len(all) == 0 {
 		return 0, nil
 	}
-	defer clear(all)
-	f.wtotal, f.werrno = 0, 0
-	err := f.rc.Write(f.writeNow)
-	n, errno := f.wtotal, f.werrno
+	defer clear(all) // hold no buffer past the call
+	f.nowTotal, f.nowErrno = 0, 0
+	// Control, not Write: this never waits, and wmu already keeps it from
+	// a WriteBuffers, which holds the descriptor's write lock while it
+	// waits for room.
+	err := f.rc.Control(f.writeNow)
+	n, errno := f.nowTotal, f.nowErrno
 	switch {
 	case err != nil:
 		return 0, err
@@ -216,12 +282,12 @@ func (f *RawFD) WriteBuffersNow(bufs [][]byte) (int64, error) {
 }
 
 // writeReadyNow is WriteBuffersNow's call: one writev, whatever it takes.
-func (f *RawFD) writeReadyNow(fd uintptr) bool {
+func (f *RawFD) writeReadyNow(fd uintptr) {
 	for {
-		n, e := rawio.Writev(fd, f.iov[:min(len(f.iov), maxIovecs)])
+		n, e := rawio.Writev(fd, f.nowIovs[:min(len(f.nowIovs), maxIovecs)])
 		if e != syscall.EINTR {
-			f.wtotal, f.werrno = int64(n), e
-			return true
+			f.nowTotal, f.nowErrno = int64(n), e
+			return
 		}
 	}
 }

@@ -150,10 +150,105 @@ func TestRawFDWriteBuffersWaitsForRoom(t *testing.T) {
 	if g := <-got; !bytes.Equal(g, want.Bytes()) {
 		t.Fatalf("read %d bytes, not the %d written in order", len(g), want.Len())
 	}
-	for i, v := range w.iov[:cap(w.iov)] {
+	for i, v := range w.iovs[:cap(w.iovs)] {
 		if v.Base != nil {
 			t.Fatalf("iovec %d still points at a caller's buffer after the write", i)
 		}
+	}
+}
+
+// Flush writes what a write has left, as far as the socket takes it now,
+// and leaves the rest for the writer; with nothing left it writes nothing.
+func TestRawFDFlushWritesWhatIsLeft(t *testing.T) {
+	a, b := socketPair(t)
+	w := rawFD(t, a)
+	if n, done := w.Flush(); n != 0 || done { // no write under way: nothing is written, and it is not done
+		t.Fatalf("Flush with no write under way = %d, %v; want 0, false", n, done)
+	}
+	want := bytes.Repeat([]byte("0123456789abcdef"), 1<<16) // 1 MiB: more than the socket holds
+	w.wmu.Lock()
+	w.fill([][]byte{want}) // as a WriteBuffers waiting for room leaves it
+	w.active = true
+	w.wmu.Unlock()
+	if n, done := w.Flush(); n != w.wtotal || done {
+		t.Fatalf("Flush = %d, %v; want %d, false", n, done, w.wtotal)
+	}
+	if w.wtotal == 0 || w.wtotal >= int64(len(want)) || w.werrno != 0 {
+		t.Fatalf("Flush wrote %d of %d bytes (errno %v): want some, not all", w.wtotal, len(want), w.werrno)
+	}
+	got := make([]byte, w.wtotal)
+	if _, err := io.ReadFull(b, got); err != nil || !bytes.Equal(got, want[:len(got)]) {
+		t.Fatalf("the peer read %d bytes (%v), not the first %d written", len(got), err, w.wtotal)
+	}
+	before := w.wtotal
+	w.Flush() // room again: more goes
+	if w.wtotal <= before {
+		t.Fatalf("a second Flush after the peer read wrote nothing more (%d)", w.wtotal)
+	}
+	// The peer reads on: Flush writes the rest, and then reports done.
+	var all bytes.Buffer
+	all.Write(got)
+	for all.Len() < len(want) {
+		if _, done := w.Flush(); done != (w.wtotal == int64(len(want))) {
+			t.Fatalf("Flush reported done %v with %d of %d written", done, w.wtotal, len(want))
+		}
+		buf := make([]byte, int(w.wtotal)-all.Len())
+		if _, err := io.ReadFull(b, buf); err != nil {
+			t.Fatal(err)
+		}
+		all.Write(buf)
+	}
+	if !bytes.Equal(all.Bytes(), want) {
+		t.Fatal("the peer read other bytes than were written")
+	}
+}
+
+// A writer waiting for room and another goroutine flushing for it write
+// every byte once, in order, and WriteBuffers counts them all.
+func TestRawFDFlushBesideAWaitingWriter(t *testing.T) {
+	a, b := socketPair(t)
+	w := rawFD(t, a)
+	var want bytes.Buffer
+	var bufs [][]byte
+	for i := 0; want.Len() < 8<<20; i++ {
+		p := bytes.Repeat([]byte{byte('a' + i%26)}, 1+i%5000)
+		want.Write(p)
+		bufs = append(bufs, p)
+	}
+	got := make(chan []byte, 1)
+	go func() {
+		var all []byte
+		buf := make([]byte, 3000) // small reads: the writer waits often
+		for {
+			n, err := b.Read(buf)
+			all = append(all, buf[:n]...)
+			if err != nil {
+				got <- all
+				return
+			}
+		}
+	}()
+	stop, stopped := make(chan struct{}), make(chan struct{})
+	go func() {
+		defer close(stopped)
+		for {
+			select {
+			case <-stop:
+				return
+			default:
+				w.Flush()
+			}
+		}
+	}()
+	n, err := w.WriteBuffers(bufs)
+	close(stop)
+	<-stopped
+	if err != nil || n != int64(want.Len()) {
+		t.Fatalf("WriteBuffers = %d, %v; want %d", n, err, want.Len())
+	}
+	a.Close()
+	if g := <-got; !bytes.Equal(g, want.Bytes()) {
+		t.Fatalf("read %d bytes, not the %d written in order", len(g), want.Len())
 	}
 }
 
