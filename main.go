@@ -825,12 +825,13 @@ func serverCommand() *cli.Command {
 					// the PTY has, the writer's batch grows. Measured on
 					// the 2-core machines: about half the server's CPU per
 					// MiB and a tenth of its socket writes (README,
-					// Benchmarks). While a session is in a burst the
-					// server takes a second P, so that another session's
-					// echo need not wait for a busy P to poll the network
-					// (mux/procs.go). Set here rather than for every
-					// command: changing it stops the world, which costs a
-					// client that must start fast up to a millisecond.
+					// Benchmarks). While a session is in a burst and a
+					// client is attached to another, the server takes a
+					// second P, so that the other session's echo need not
+					// wait for a busy P to poll the network (mux/procs.go).
+					// Set here rather than for every command: changing it
+					// stops the world, which costs a client that must
+					// start fast up to a millisecond.
 					runtime.GOMAXPROCS(1)
 					opts := mux.Options{Socket: socket, Handoff: c.String("handoff"), Daemon: c.Bool("daemon")}
 					if c.Bool("daemon") {
@@ -872,7 +873,7 @@ func serverCommand() *cli.Command {
 			},
 			{
 				Name:  "status",
-				Usage: "print the server's pid, version, uptime, session count, socket, goroutine count, heap and memory releases",
+				Usage: "print the server's pid, version, uptime, session count, socket, goroutine count, heap, flood pauses, memory releases, bursts, second CPUs, knocks and output written for waiting writers",
 				Action: func(c *cli.Context) error {
 					socket, err := socketPath(c)
 					if err != nil {
@@ -885,8 +886,8 @@ func serverCommand() *cli.Command {
 					if err != nil {
 						return err
 					}
-					fmt.Printf("pid %d\nversion %s\nuptime %s\nsessions %d\nsocket %s\ngoroutines %d\nheap-kib %d\nflood-pauses %d\nmemory-releases %d\n",
-						st.PID, st.Version, (time.Duration(st.Uptime) * time.Second).String(), st.Sessions, st.Socket, st.Goroutines, st.HeapKiB, st.FloodPauses, st.MemoryReleases)
+					fmt.Printf("pid %d\nversion %s\nuptime %s\nsessions %d\nsocket %s\ngoroutines %d\nheap-kib %d\nflood-pauses %d\nmemory-releases %d\nbursts %d\nsecond-cpu %d\nknocks %d\nhelped-kib %d\n",
+						st.PID, st.Version, (time.Duration(st.Uptime) * time.Second).String(), st.Sessions, st.Socket, st.Goroutines, st.HeapKiB, st.FloodPauses, st.MemoryReleases, st.Bursts, st.SecondCPU, st.Knocks, st.HelpedKiB)
 					return nil
 				},
 			},

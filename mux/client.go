@@ -23,11 +23,15 @@ const maxQueued = 4 << 20
 const clientReadBuffer = 4 << 10
 
 // frame is one queued message for a client, or the rest of one that a
-// direct write (writeNowLocked) began.
+// direct write (writeNowLocked, helpWriter) began.
 type frame struct {
 	t    wire.Type
 	p    []byte // shared with other clients for Output: never modified
 	rest bool   // p is what a direct write left of a frame: no header
+	// counted: Output that send counted in queued (a redraw, a control
+	// message and the rest of a frame an upgrade cut are not); helpWriter
+	// takes back what it writes of it.
+	counted bool
 }
 
 // client is one attached connection. Everything sent to it goes through its
@@ -96,8 +100,11 @@ type client struct {
 	// writer, which then calls its caughtUp.
 	inflight    int
 	owesRelease bool
-	// hdr is writeNowLocked's frame header, used under queueMu.
-	hdr [wire.HeaderLen]byte
+	// hdr is writeNowLocked's frame header, used under queueMu; helpHdrs
+	// and helpBufs are helpWriter's, likewise.
+	hdr      [wire.HeaderLen]byte
+	helpHdrs []byte
+	helpBufs [][]byte
 
 	// wake is written by wakeWriter (send, sendRedraw, close), never
 	// blocking: one pending wake-up is enough, as the writer takes the
@@ -159,7 +166,7 @@ func (c *client) send(t wire.Type, p []byte) {
 				if len(rest) > 0 {
 					// What did not fit waits for the writer, first in the queue.
 					c.queued += max(len(rest), 64)
-					c.queue = append(c.queue, frame{t: t, p: rest, rest: true})
+					c.queue = append(c.queue, frame{t: t, p: rest, rest: true, counted: true})
 					c.wakeWriter()
 				}
 				return
@@ -167,11 +174,11 @@ func (c *client) send(t wire.Type, p []byte) {
 		}
 		c.queued += cost
 		for len(p) > wire.MaxPayload {
-			c.queue = append(c.queue, frame{t: t, p: p[:wire.MaxPayload:wire.MaxPayload]})
+			c.queue = append(c.queue, frame{t: t, p: p[:wire.MaxPayload:wire.MaxPayload], counted: true})
 			p = p[wire.MaxPayload:]
 		}
 	}
-	c.queue = append(c.queue, frame{t: t, p: p})
+	c.queue = append(c.queue, frame{t: t, p: p, counted: t == wire.TypeOutput})
 	c.wakeWriter()
 }
 
@@ -201,6 +208,103 @@ func (c *client) writeNowLocked(p []byte) (rest []byte, wrote bool) {
 		return append(append([]byte(nil), c.hdr[w:]...), p...), true
 	}
 	return p[w-wire.HeaderLen:], true
+}
+
+// helpMax is the most frames helpWriter writes in one writev.
+const helpMax = 64
+
+// helpWriter writes what the client has queued, as far as its socket takes
+// it now, for a writer that waits for room or has yet to run. The fan-out
+// calls it in a burst on one P (fanOut, procs.go), where the writer would
+// run only when Go polls. First the writer's own batch (wire.RawFD.Flush),
+// then the queue's Output frames from its head, as writeNowLocked does:
+// frames still go out whole and in order, as what is written comes after
+// the writer's batch and the writer takes the rest, first the end of a
+// frame cut short. A failed write is left for the writer to meet.
+func (c *client) helpWriter() {
+	c.queueMu.Lock()
+	defer c.queueMu.Unlock()
+	if c.fd == nil || c.held || c.closing || c.lagging {
+		return
+	}
+	if c.writing {
+		// Only a batch the writer has handed to its RawFD: one it has
+		// taken and not yet handed over would be overtaken.
+		n, done := c.fd.Flush()
+		busyProcs.helped.Add(n)
+		// What the writer took is counted in inflight until it wakes; the
+		// headers Flush wrote make this an estimate.
+		c.inflight = max(c.inflight-int(n), 0)
+		if !done {
+			return // the writer's batch is not all written: the socket is full
+		}
+	}
+	if len(c.queue) == 0 {
+		return
+	}
+	hdrs := c.helpHdrs[:0]
+	if cap(hdrs) < helpMax*wire.HeaderLen {
+		hdrs = make([]byte, 0, helpMax*wire.HeaderLen) // never grown: bufs point into it
+	}
+	bufs := c.helpBufs[:0]
+	n := 0
+	for _, f := range c.queue {
+		if f.t != wire.TypeOutput || n == helpMax {
+			break
+		}
+		if !f.rest {
+			l := len(f.p)
+			hdrs = append(hdrs, byte(wire.TypeOutput), byte(l>>24), byte(l>>16), byte(l>>8), byte(l))
+			bufs = append(bufs, hdrs[len(hdrs)-wire.HeaderLen:])
+		}
+		bufs = append(bufs, f.p)
+		n++
+	}
+	w, err := c.fd.WriteBuffersNow(bufs)
+	clear(bufs)
+	c.helpHdrs, c.helpBufs = hdrs, bufs[:0]
+	if err != nil || w == 0 {
+		return
+	}
+	busyProcs.helped.Add(w)
+	i := 0
+	for ; i < n; i++ {
+		f := c.queue[i]
+		size := int64(len(f.p))
+		if !f.rest {
+			size += wire.HeaderLen
+		}
+		if w < size {
+			break
+		}
+		w -= size
+		if f.counted {
+			c.queued -= max(len(f.p), 64)
+		}
+	}
+	if w > 0 { // the socket filled inside frame i: its end waits, first
+		f := c.queue[i]
+		var rest []byte
+		switch {
+		case f.rest:
+			rest = f.p[w:]
+		case w < wire.HeaderLen:
+			l := len(f.p)
+			hdr := [wire.HeaderLen]byte{byte(wire.TypeOutput), byte(l >> 24), byte(l >> 16), byte(l >> 8), byte(l)}
+			rest = append(append([]byte(nil), hdr[w:]...), f.p...)
+		default:
+			rest = f.p[w-wire.HeaderLen:]
+		}
+		if f.counted {
+			c.queued += max(len(rest), 64) - max(len(f.p), 64)
+		}
+		c.queue[i] = frame{t: wire.TypeOutput, p: rest, rest: true, counted: f.counted}
+	}
+	clear(c.queue[:i])
+	c.queue = c.queue[i:]
+	if len(c.queue) == 0 || c.queued < 0 {
+		c.queued = 0
+	}
 }
 
 // wakeWriter tells the writer there is something to do. It never blocks.

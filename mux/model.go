@@ -484,10 +484,10 @@ func splitBatch(ops []modelOp) (batch, rest []modelOp) {
 // (an unanswered query would hang a program started detached).
 func (m *model) feed() {
 	if m.lag.Load() >= feedBatch {
-		// A backlog (hostile output drawn long after it was read): the
-		// server keeps a second P meanwhile, as for a reader's burst.
-		burstBegins()
-		defer burstEnds()
+		// A backlog (hostile output drawn long after it was read) is a
+		// burst, as a reader's is (procs.go).
+		burstBegins(m)
+		defer burstEnds(m)
 	}
 	m.mu.Lock()
 	m.yielded = m.clock.now()

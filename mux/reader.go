@@ -61,14 +61,14 @@ func (ss *session) readLoop() {
 	var arena []byte
 	var born time.Time
 	off := 0
-	// A reader whose arenas have grown to burstArena is in a burst: the
-	// server takes a second P meanwhile (procs.go).
+	// A reader whose arenas have grown to burstArena is in a burst, for
+	// which the server may take a second P (procs.go).
 	burst := false
 	var pace floodPace
 	total := 0 // read by this reader
 	defer func() {
 		if burst {
-			burstEnds()
+			burstEnds(ss.model)
 			ss.model.flooding.Store(false)
 		}
 	}()
@@ -84,9 +84,9 @@ func (ss *session) readLoop() {
 			burst = now
 			ss.model.flooding.Store(burst)
 			if burst {
-				burstBegins()
+				burstBegins(ss.model)
 			} else {
-				burstEnds()
+				burstEnds(ss.model)
 			}
 		}
 		arena, off, born = make([]byte, next), 0, time.Now()
@@ -129,6 +129,9 @@ func (ss *session) readLoop() {
 			// wait for it to end, so that the backlog does.
 			ss.model.awaitCatchUp()
 			ss.fanOut(chunk)
+			if burst && !onTwoPs() && ss.srv.knocks.knocking() {
+				knocked() // a wr ls, a key typed into this session (procs.go)
+			}
 		}
 		if err != nil {
 			if errors.Is(err, os.ErrDeadlineExceeded) {
@@ -287,12 +290,23 @@ func (ss *session) readerDone() {
 func (ss *session) fanOut(chunk []byte) {
 	ss.mu.Lock()
 	drawInline := ss.model.pushLocked(modelOp{chunk: chunk})
+	// A reader pouring on one P (procs.go) keeps it while the program has
+	// output, and a writer waiting for room in its socket is woken only
+	// when Go polls: when the P runs dry, or every 10 ms. Its queue passed
+	// maxQueued, and a client that kept up was sent a redraw in place of
+	// 40% of a cat (BenchmarkThroughput's wr-shown/sent 0.57). So the
+	// reader writes for the writer, as far as the socket takes it now
+	// (helpWriter).
+	help := ss.model.flooding.Load() && !onTwoPs()
 	for _, c := range ss.order {
 		if c.view != nil {
 			ss.frameLocked(c) // drawn from the model (view.go)
 			continue
 		}
 		c.send(wire.TypeOutput, chunk)
+		if help {
+			c.helpWriter()
+		}
 	}
 	ss.mu.Unlock()
 	if drawInline {

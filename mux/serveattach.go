@@ -125,6 +125,7 @@ func (s *server) readClient(ss *session, c *client) {
 	// straight into its frame's payload. Thousands of attached clients
 	// must not cost 128 KiB each.
 	fr := wire.NewReaderSize(c.frameSource(), clientReadBuffer)
+	s.knocks.watch(c.conn) // an adopted one was not accepted here (knock_linux.go)
 	for {
 		f, err := fr.ReadFrame()
 		if err != nil {

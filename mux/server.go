@@ -64,6 +64,7 @@ type server struct {
 	// ln is closed by shutdownLocked (once: stopping), which ends the
 	// accept loop; Run closes it itself only when it fails before serving.
 	ln        *net.UnixListener
+	knocks    *knockSet        // ln and its connections, as a burst's reader looks at them (knock_linux.go); nil: none
 	unlock    func()           // releases the server lock; idempotent
 	lockFile  *os.File         // holds the server lock; handed over by an upgrade
 	daemon    bool             // Options.Daemon
@@ -181,6 +182,10 @@ func Run(opts Options) error {
 		return err
 	}
 	defer s.watcher.Close()
+	if s.knocks = newKnockSet(ln); s.knocks == nil {
+		knockless() // procs.go
+	}
+	defer s.knocks.close()
 	s.logf("listening on %s (pid %d, version %s)", s.socket, os.Getpid(), wire.Version)
 	if opts.Ready != nil {
 		opts.Ready()
@@ -441,6 +446,7 @@ func (s *server) shutdownIfEmptyLocked() {
 func (s *server) serveConn(conn *net.UnixConn) {
 	defer conn.Close()
 	defer s.up.settle(conn) // begun by the accept loop
+	s.knocks.watch(conn)    // its request is read at once during a burst (knock_linux.go)
 
 	if uid, err := peerUID(conn); err != nil || uid != os.Getuid() {
 		s.logf("refused a connection from uid %d (err %v)", uid, err)
@@ -571,6 +577,10 @@ func (s *server) status() wire.ServerStatus {
 		HeapKiB:        int((ms.HeapSys - ms.HeapReleased) >> 10),
 		FloodPauses:    s.typing.pauses.Load(),
 		MemoryReleases: s.release.count.Load(),
+		Bursts:         busyProcs.begun.Load(),
+		SecondCPU:      busyProcs.raises.Load(),
+		Knocks:         busyProcs.knocks.Load(),
+		HelpedKiB:      busyProcs.helped.Load() >> 10,
 	}
 }
 

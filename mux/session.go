@@ -22,6 +22,10 @@ import (
 // Taken alone, with no other lock of mux held and none taken inside them:
 // server.mu, memoryRelease.mu, session.readMu, session.reapMu.
 //
+// busyProcs.mu (procs.go) is a leaf: taken under session.mu and model.mu
+// (a client attaching, leaving or resizing) and alone by readers and
+// feeders, and nothing is taken under it.
+//
 //   - server.mu (server): the registry, each exited session's expiry
 //     timer, and the server's lifecycle. No session lock is held while it
 //     is taken, nor taken while it is held (what it needs of a session's
@@ -247,6 +251,10 @@ func (ss *session) end(code int) {
 	clients := ss.order
 	ss.clients, ss.order, ss.owner = map[int]*client{}, nil, nil
 	ss.answerers.Store(0)
+	// Nobody types into it any more: it must not keep the server on two
+	// Ps for later bursts, nor its model alive (procs.go). Its clients'
+	// detach finds them gone and counts nothing.
+	typedInto(ss.model, false)
 	for _, c := range clients {
 		// A client that fell behind gets the final screen before Exited.
 		if !killed {
@@ -489,7 +497,8 @@ func (ss *session) resize(c *client, cols, rows int) {
 // countAnswerersLocked records how many attached clients have a terminal that can
 // answer a query (not read-only, not a 0x0 relay). With none, the model
 // answers: a program watched only by read-only clients or pipes would
-// otherwise wait for an answer that never comes. Called with mu held.
+// otherwise wait for an answer that never comes. The same clients are the
+// ones a person could type into (procs.go). Called with mu held.
 func (ss *session) countAnswerersLocked() {
 	n := 0
 	for _, c := range ss.order {
@@ -500,6 +509,7 @@ func (ss *session) countAnswerersLocked() {
 	if ss.answerers.Swap(int32(n)) > 0 && n == 0 {
 		ss.kickReader() // the reader waits without a deadline no more (setReadDeadline)
 	}
+	typedInto(ss.model, n > 0) // procs.go
 }
 
 // info describes the session for wr ls.

@@ -391,6 +391,20 @@ type ServerStatus struct {
 	// MemoryReleases counts the times the server handed memory back to the
 	// system after a burst or a crowd (mux/release.go).
 	MemoryReleases int64 `json:"memory_releases"`
+	// Bursts counts the times a session's output began to pour (faster
+	// than a byte a microsecond) or its drawing fell a megabyte behind;
+	// SecondCPU, the times the server took a second CPU for one because a
+	// client was attached to another session (mux/procs.go).
+	Bursts    int64 `json:"bursts"`
+	SecondCPU int64 `json:"second_cpu"`
+	// Knocks counts the times a pouring session's reader on one CPU found
+	// connections waiting (a request, a key), and took a second CPU for a
+	// moment to read them at once (mux/knock_linux.go).
+	Knocks int64 `json:"knocks"`
+	// HelpedKiB is how much output pouring sessions' readers on one CPU
+	// wrote for their clients' writers, which waited for room in their
+	// sockets (mux/client.go helpWriter).
+	HelpedKiB int64 `json:"helped_kib"`
 }
 
 // OK is a request that succeeded. Names lists what it acted on, if

@@ -177,7 +177,7 @@ var messages = []struct {
 	{wire.TypeScreen, &wire.Screen{Text: "$ \x1b[1mhi\x1b[0m\n"},
 		`{"text":"$ \u001b[1mhi\u001b[0m\n"}`},
 	{wire.TypeServerStatus, &wire.ServerStatus{PID: 7, Version: "0.1.0", Uptime: 1.5, Sessions: 2, Socket: "/tmp/wr-0/default.sock", Goroutines: 4, HeapKiB: 4096, FloodPauses: 3},
-		`{"pid":7,"version":"0.1.0","uptime_seconds":1.5,"sessions":2,"socket":"/tmp/wr-0/default.sock","goroutines":4,"heap_kib":4096,"flood_pauses":3,"memory_releases":0}`},
+		`{"pid":7,"version":"0.1.0","uptime_seconds":1.5,"sessions":2,"socket":"/tmp/wr-0/default.sock","goroutines":4,"heap_kib":4096,"flood_pauses":3,"memory_releases":0,"bursts":0,"second_cpu":0,"knocks":0,"helped_kib":0}`},
 	{wire.TypeAttach, &wire.Attach{Name: "work", Create: true, Exclusive: true, ReadOnly: true, Cols: 80, Rows: 24, Config: wire.SessionConfig{Cols: 80, Rows: 24}},
 		`{"name":"work","create":true,"exclusive":true,"read_only":true,"cols":80,"rows":24,"config":{"cols":80,"rows":24}}`},
 	{wire.TypeAttach, &wire.Attach{Name: "work", Cols: 80, Rows: 24, Terminal: "8801:4242", Restore: wire.RestoreScreen},
