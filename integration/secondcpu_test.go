@@ -23,6 +23,15 @@ func newBurster(e *env, name string) *burster {
 	return &burster{e: e, name: name}
 }
 
+// newWatchedBurster is a burster with its own client attached, and no
+// client on any other session.
+func newWatchedBurster(e *env, name string) *burster {
+	b := newBurster(e, name)
+	startSink(e.t, e.vars, 80, 24, wrBin, "attach", name)
+	e.eventually("the client to attach", func() bool { s, _ := e.session(name); return s.Clients == 1 })
+	return b
+}
+
 // until makes the session pour, once after another, until done reports
 // true; each time it waits for the output to end and for the model to
 // have drawn it (wr capture draws what is left).
@@ -44,9 +53,7 @@ func (b *burster) until(what string, done func() bool) {
 // switches (BenchmarkThroughput reports them).
 func TestSecondCPUOnlyForOtherSessions(t *testing.T) {
 	e := newEnv(t)
-	flood := newBurster(e, "flood")
-	startSink(t, e.vars, 80, 24, wrBin, "attach", "flood")
-	e.eventually("the client to attach", func() bool { s, _ := e.session("flood"); return s.Clients == 1 })
+	flood := newWatchedBurster(e, "flood")
 
 	flood.until("a burst", func() bool { return e.status("bursts") > 0 })
 	if c := e.status("second-cpu"); c != 0 {
@@ -117,9 +124,7 @@ func TestOneCPUBurstWritesForTheWriter(t *testing.T) {
 // pour to end; knocks are not counted as bursts' second CPUs.
 func TestRequestDuringABurstKnocks(t *testing.T) {
 	e := newEnv(t)
-	flood := newBurster(e, "flood")
-	startSink(t, e.vars, 80, 24, wrBin, "attach", "flood")
-	e.eventually("the client to attach", func() bool { s, _ := e.session("flood"); return s.Clients == 1 })
+	flood := newWatchedBurster(e, "flood")
 
 	flood.until("a request during a burst to knock", func() bool { return e.status("knocks") > 0 })
 	if c := e.status("second-cpu"); c != 0 {

@@ -80,23 +80,8 @@ func TestDirectWritesKeepFramesWhole(t *testing.T) {
 		c.close(wire.TypeExited, []byte(`{"code":0}`))
 	}, func() {})
 
-	var got bytes.Buffer
-	fr := wire.NewReader(peer)
-	for {
-		f, err := fr.ReadFrame()
-		if err != nil {
-			t.Fatalf("after %d of %d bytes: %v", got.Len(), sent.Len(), err)
-		}
-		if f.Type == wire.TypeExited {
-			break
-		}
-		if f.Type != wire.TypeOutput {
-			t.Fatalf("after %d bytes: a %s frame", got.Len(), f.Type)
-		}
-		got.Write(f.Payload)
-	}
-	if !bytes.Equal(got.Bytes(), sent.Bytes()) {
-		t.Fatalf("received %d bytes, sent %d: not the same stream", got.Len(), sent.Len())
+	if got := readOutput(t, peer); !bytes.Equal(got, sent.Bytes()) {
+		t.Fatalf("received %d bytes, sent %d: not the same stream", len(got), sent.Len())
 	}
 	<-c.done
 }
@@ -122,20 +107,8 @@ func TestDirectWritesKeepOrderWithTheWriter(t *testing.T) {
 		}
 		c.close(wire.TypeExited, []byte(`{"code":0}`))
 	}()
-	var got bytes.Buffer
-	fr := wire.NewReaderSize(peer, 1<<10)
-	for {
-		f, err := fr.ReadFrame()
-		if err != nil {
-			t.Fatalf("after %d of %d bytes: %v", got.Len(), sent.Len(), err)
-		}
-		if f.Type == wire.TypeExited {
-			break
-		}
-		got.Write(f.Payload)
-	}
-	if !bytes.Equal(got.Bytes(), sent.Bytes()) {
-		t.Fatalf("received %d bytes, sent %d: not the same stream", got.Len(), sent.Len())
+	if got := readOutput(t, peer); !bytes.Equal(got, sent.Bytes()) {
+		t.Fatalf("received %d bytes, sent %d: not the same stream", len(got), sent.Len())
 	}
 	<-c.done
 }
@@ -170,18 +143,21 @@ func TestHelpedWriterKeepsFramesWholeAndInOrder(t *testing.T) {
 	<-c.done
 }
 
-// readOutput reads Output frames until Exited and returns their payloads.
+// readOutput reads Output frames until Exited and returns their payloads,
+// in small reads: frames are cut across them.
 func readOutput(t *testing.T, peer io.Reader) []byte {
 	t.Helper()
 	var got bytes.Buffer
 	fr := wire.NewReaderSize(peer, 1<<10)
 	for {
 		f, err := fr.ReadFrame()
-		if err != nil {
+		switch {
+		case err != nil:
 			t.Fatalf("after %d bytes: %v", got.Len(), err)
-		}
-		if f.Type == wire.TypeExited {
+		case f.Type == wire.TypeExited:
 			return got.Bytes()
+		case f.Type != wire.TypeOutput:
+			t.Fatalf("after %d bytes: a %s frame", got.Len(), f.Type)
 		}
 		got.Write(f.Payload)
 	}
