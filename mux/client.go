@@ -28,9 +28,10 @@ type frame struct {
 	t    wire.Type
 	p    []byte // shared with other clients for Output: never modified
 	rest bool   // p is what a direct write left of a frame: no header
-	// counted: Output that send counted in queued (a redraw, a control
-	// message and the rest of a frame an upgrade cut are not); helpWriter
-	// takes back what it writes of it.
+	// counted: Output counted in queued, by send or by adoptClient (a
+	// redraw, a control message and the rest of a frame an upgrade's
+	// deadline cut in the old server's writer are not); helpWriter takes
+	// back what it writes of it.
 	counted bool
 }
 
@@ -396,6 +397,7 @@ func (c *client) dropQueuedOutputLocked() {
 	kept := c.queue[:0]
 	for _, f := range c.queue {
 		if f.t != wire.TypeOutput || f.rest {
+			f.counted = false // queued starts again from 0
 			kept = append(kept, f)
 		}
 	}

@@ -175,8 +175,20 @@ func TestHelpWaitsForTheWritersBatch(t *testing.T) {
 		sent.Write(p)
 		c.send(wire.TypeOutput, p)
 	}
-	queue(bytes.Repeat([]byte("a"), directMax)) // written at once, its end queued as a rest
-	queue(bytes.Repeat([]byte("b"), directMax))
+	// Chunks written at once (writeNowLocked) until the socket fills inside
+	// one, whose end is queued as a rest; then one more, queued whole.
+	direct := 0 // bytes the direct writes began, headers too
+	for i := 0; ; i++ {
+		queue(bytes.Repeat([]byte{byte('a' + i%26)}, directMax))
+		direct += wire.HeaderLen + directMax
+		c.queueMu.Lock()
+		cut := len(c.queue) > 0
+		c.queueMu.Unlock()
+		if cut {
+			break
+		}
+	}
+	queue(bytes.Repeat([]byte("z"), directMax))
 	// The writer's take (writeLoop), and no more.
 	c.queueMu.Lock()
 	batch := c.queue
@@ -184,11 +196,14 @@ func TestHelpWaitsForTheWritersBatch(t *testing.T) {
 	c.inflight, c.queued = c.queued, 0
 	c.writing = true
 	c.queueMu.Unlock()
-	if len(batch) == 0 || !batch[0].rest {
-		t.Fatalf("the batch does not begin with the end of a cut frame: %d frames", len(batch))
+	// The peer takes what the direct writes wrote: the socket has room.
+	// (Had the socket filled exactly at a frame's end, the last chunk was
+	// queued whole, and none of it was written.)
+	written := direct - len(batch[0].p)
+	if !batch[0].rest {
+		written = direct - wire.HeaderLen - directMax
 	}
-	// The peer takes what the direct write wrote: the socket has room.
-	head := make([]byte, wire.HeaderLen+directMax-len(batch[0].p))
+	head := make([]byte, written)
 	if _, err := io.ReadFull(peer, head); err != nil {
 		t.Fatal(err)
 	}
@@ -254,4 +269,32 @@ func TestHelpWritesForAWaitingWriter(t *testing.T) {
 		t.Fatalf("received %d bytes, sent %d: not the same stream", len(rest), sent.Len())
 	}
 	<-c.done
+}
+
+// Output a client adopted in an upgrade was owed is counted in queued as
+// send counts it, so the helper, writing part of it, takes that part back.
+// An independent review found it uncounted: queued kept the whole of it,
+// and a client that kept up after an upgrade could be marked lagging.
+func TestAdoptedOutputIsCountedAsItIsWritten(t *testing.T) {
+	fds, err := syscall.Socketpair(syscall.AF_UNIX, syscall.SOCK_STREAM|syscall.SOCK_CLOEXEC|syscall.SOCK_NONBLOCK, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	peer := os.NewFile(uintptr(fds[1]), "peer")
+	t.Cleanup(func() { peer.Close() })
+	owed := bytes.Repeat([]byte("o"), 2<<20) // more than the socket holds
+	c, err := (&server{}).adoptClient(handoffClient{ID: 1, FD: fds[0], Cols: 80, Rows: 24, Out: owed})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { c.conn.Close() })
+	c.helpWriter()
+	c.queueMu.Lock()
+	defer c.queueMu.Unlock()
+	if len(c.queue) != 1 || len(c.queue[0].p) == len(owed) {
+		t.Fatalf("the helper did not write part of what was owed: %d frames left", len(c.queue))
+	}
+	if want := max(len(c.queue[0].p), 64); c.queued != want {
+		t.Fatalf("queued = %d after the helper wrote %d of %d owed bytes; want %d", c.queued, len(owed)-len(c.queue[0].p), len(owed), want)
+	}
 }

@@ -531,8 +531,8 @@ func (s *server) adoptClient(hc handoffClient) (*client, error) {
 	}
 	c.lagging = hc.Lagging
 	if len(hc.Out) > 0 {
-		c.queue = []frame{{t: wire.TypeOutput, p: hc.Out, rest: true}}
-		c.queued = len(hc.Out)
+		c.queue = []frame{{t: wire.TypeOutput, p: hc.Out, rest: true, counted: true}}
+		c.queued = max(len(hc.Out), 64)
 	}
 	return c, nil
 }
