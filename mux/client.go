@@ -198,17 +198,31 @@ const directMax = 4 << 10
 // saves an echo the hand-off to the writer goroutine. A failed write is
 // left for the writer to meet.
 func (c *client) writeNowLocked(p []byte) (rest []byte, wrote bool) {
-	c.hdr[0] = byte(wire.TypeOutput)
-	n := len(p)
-	c.hdr[1], c.hdr[2], c.hdr[3], c.hdr[4] = byte(n>>24), byte(n>>16), byte(n>>8), byte(n)
+	c.hdr = outputHeader(len(p))
 	w, err := c.fd.WriteBuffersNow([][]byte{c.hdr[:], p})
-	switch {
-	case err != nil || w == 0:
+	if err != nil || w == 0 {
 		return nil, false
-	case w < wire.HeaderLen: // part of the header: a copy of the rest of the frame
-		return append(append([]byte(nil), c.hdr[w:]...), p...), true
 	}
-	return p[w-wire.HeaderLen:], true
+	return unwrittenOf(p, true, int(w)), true
+}
+
+// outputHeader is the header of an Output frame of n bytes.
+func outputHeader(n int) [wire.HeaderLen]byte {
+	return [wire.HeaderLen]byte{byte(wire.TypeOutput), byte(n >> 24), byte(n >> 16), byte(n >> 8), byte(n)}
+}
+
+// unwrittenOf is what a write that took w bytes of an Output frame left of
+// it, to be queued as a rest: the frame is its header (headed) and p. Only
+// the end of a header is copied.
+func unwrittenOf(p []byte, headed bool, w int) []byte {
+	switch {
+	case !headed:
+		return p[w:]
+	case w < wire.HeaderLen:
+		hdr := outputHeader(len(p))
+		return append(append([]byte(nil), hdr[w:]...), p...)
+	}
+	return p[w-wire.HeaderLen:]
 }
 
 // helpMax is the most frames helpWriter writes in one writev.
@@ -254,8 +268,8 @@ func (c *client) helpWriter() {
 			break
 		}
 		if !f.rest {
-			l := len(f.p)
-			hdrs = append(hdrs, byte(wire.TypeOutput), byte(l>>24), byte(l>>16), byte(l>>8), byte(l))
+			hdr := outputHeader(len(f.p))
+			hdrs = append(hdrs, hdr[:]...)
 			bufs = append(bufs, hdrs[len(hdrs)-wire.HeaderLen:])
 		}
 		bufs = append(bufs, f.p)
@@ -285,17 +299,7 @@ func (c *client) helpWriter() {
 	}
 	if w > 0 { // the socket filled inside frame i: its end waits, first
 		f := c.queue[i]
-		var rest []byte
-		switch {
-		case f.rest:
-			rest = f.p[w:]
-		case w < wire.HeaderLen:
-			l := len(f.p)
-			hdr := [wire.HeaderLen]byte{byte(wire.TypeOutput), byte(l >> 24), byte(l >> 16), byte(l >> 8), byte(l)}
-			rest = append(append([]byte(nil), hdr[w:]...), f.p...)
-		default:
-			rest = f.p[w-wire.HeaderLen:]
-		}
+		rest := unwrittenOf(f.p, !f.rest, int(w))
 		if f.counted {
 			c.queued += max(len(rest), 64) - max(len(f.p), 64)
 		}

@@ -156,17 +156,32 @@ func reviewProcsLocked() {
 		if !b.wanted {
 			b.raises.Add(1) // counted even if a knock holds the second P already
 		}
-		if !b.raised {
-			b.raised = true
-			b.onTwo.Store(true)
-			runtime.GOMAXPROCS(2)
-		}
-	case b.wanted && b.lower == nil:
-		b.lower = time.AfterFunc(busyLinger, lowerProcs)
+		raiseLocked()
 	case b.wanted:
-		b.lower.Reset(busyLinger)
+		lowerLaterLocked()
 	}
 	b.wanted = want
+}
+
+// raiseLocked takes the second P, if the server is not on two already.
+func raiseLocked() {
+	b := &busyProcs
+	if !b.raised {
+		b.raised = true
+		b.onTwo.Store(true)
+		runtime.GOMAXPROCS(2)
+	}
+}
+
+// lowerLaterLocked gives the second P back busyLinger from now, unless it
+// is wanted again by then (lowerProcs looks).
+func lowerLaterLocked() {
+	b := &busyProcs
+	if b.lower == nil {
+		b.lower = time.AfterFunc(busyLinger, lowerProcs)
+	} else {
+		b.lower.Reset(busyLinger)
+	}
 }
 
 // lowerProcs goes back to one P if the second is still not wanted.
@@ -198,23 +213,15 @@ func knocked() {
 		return
 	}
 	b.knocks.Add(1)
-	if !b.raised {
-		b.raised = true
-		b.onTwo.Store(true)
-		runtime.GOMAXPROCS(2)
-	}
-	if b.wanted {
-		return // a burst holds the second P; its end lowers it
-	}
-	if b.lower == nil {
-		b.lower = time.AfterFunc(busyLinger, lowerProcs)
-	} else {
-		b.lower.Reset(busyLinger)
+	raiseLocked()
+	if !b.wanted { // else a burst holds the second P, and its end lowers it
+		lowerLaterLocked()
 	}
 }
 
 // onTwoPs reports whether the server runs on two Ps now: a reader there
-// need not park for its connections, as the second P polls.
+// need neither write for its clients' writers nor look for knocks, as the
+// second P polls.
 func onTwoPs() bool { return busyProcs.onTwo.Load() }
 
 // knockless records that a server runs without a knockSet (knock_other.go):
