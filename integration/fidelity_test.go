@@ -106,6 +106,26 @@ func TestCaptureClusterWidths(t *testing.T) {
 	}
 }
 
+// With autowrap off a character printed in the last column leaves the
+// cursor on it, and a combining mark after it joins that character, not
+// the one before it: wr capture (and a reattach, drawn from the same
+// model) shows the line as the terminal that watched it does.
+func TestCaptureJoinsAMarkInTheLastColumnWithoutAutowrap(t *testing.T) {
+	e := newEnv(t)
+	line := strings.Repeat("x", 79) + "e\u0301"
+	e.startStream("m", []byte("\x1b[?7l"+line+"\r\nEND\r\n"), "END")
+	got := strings.Split(e.mustWr("capture", "m"), "\n")
+	if got[0] != line {
+		t.Fatalf("the last column's line is %+q, want %+q", got[0], line)
+	}
+	a := e.term(80, 24, "attach", "m")
+	a.expect("END")
+	a.settled()
+	if out := a.output(); !bytes.Contains(out, []byte("xe\u0301")) {
+		t.Fatalf("the reattach drew the mark elsewhere: %+q", out)
+	}
+}
+
 // A wide character that did not fit in the last column wrapped early: the
 // two rows stay one line for a client that attaches (its terminal joins
 // them when it widens) and in wr capture once the session is wider.

@@ -266,9 +266,17 @@ func (s *Screen) wrap() {
 // previousCell returns the cell a combining character belongs to: the one
 // left of the cursor (the cursor's own when a wrap is pending), the head of
 // a wide character. It returns nil at the start of a line.
+//
+// Without autowrap no wrap is ever pending: a character printed in the
+// last column leaves the cursor on it, so a combining character there
+// joins the cursor's own cell when it holds one, and the cell before it
+// when the cursor was moved onto a blank one (ghostty's rule). Joined to
+// the cell before, the mark sat on another character than the one a
+// terminal attached at the session's size shows it on, and a reattach or
+// wr capture drew the line otherwise.
 func (s *Screen) previousCell() *cell {
 	x := s.x - 1
-	if s.pendingWrap {
+	if s.pendingWrap || s.x == s.cols-1 && !s.modes.has(modeAutowrap) && s.cursorCellHolds() {
 		x = s.x
 	}
 	if x < 0 {
@@ -279,6 +287,18 @@ func (s *Screen) previousCell() *cell {
 		x--
 	}
 	return &cells[x]
+}
+
+// cursorCellHolds reports whether the cell under the cursor holds a
+// character (or is the second half of a wide one), without giving its line
+// cells it does not have.
+func (s *Screen) cursorCellHolds() bool {
+	cs := s.g.line(s.y).cells()
+	if s.x >= len(cs) {
+		return false
+	}
+	c := cs[s.x]
+	return c.r != 0 || c.flags&(cellCluster|cellWideTail) != 0
 }
 
 // combine appends r to the previous cell's cluster and reports whether it

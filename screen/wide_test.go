@@ -31,6 +31,10 @@ func TestWideAndCombining(t *testing.T) {
 		{name: "combining after a wide character", in: "中\u0301x", want: []string{"中\u0301x"}},
 		{name: "combining at a pending wrap", in: "012345678e\u0301", want: []string{"012345678e\u0301"}},
 		{name: "combining at column 0 is dropped", in: "\u0301x", want: []string{"x"}},
+		{name: "without autowrap combining joins the character in the last column", in: "\x1b[?7l012345678e\u0301", want: []string{"012345678e\u0301"}},
+		{name: "without autowrap combining joins what overwrote the last column", in: "\x1b[?7l012345678ef\u0301", want: []string{"012345678f\u0301"}},
+		{name: "without autowrap combining on a blank last column joins the cell before it", in: "\x1b[?7l012345678\x1b[10G\u0301", want: []string{"012345678\u0301"}},
+		{name: "without autowrap a skin tone joins the emoji in the last columns", in: "\x1b[?7l01234567\U0001F44D\U0001F3FD", want: []string{"01234567\U0001F44D\U0001F3FD"}},
 		{name: "ZWJ sequences stay in one cell", in: "👨\u200d👩\u200d👧x", want: []string{"👨\u200d👩\u200d👧x"}, cursor: at(3, 0)},
 		{name: "combining characters are bounded", in: "e" + repeatString("\u0301", 100), want: []string{"e" + repeatString("\u0301", 15)}, check: func(t *testing.T, s *Screen) {
 			if n := len(s.cellText(nil, cellAt(s, 0, 0))); n > maxClusterBytes {
