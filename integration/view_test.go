@@ -161,3 +161,35 @@ func TestClientsOfAnotherSize(t *testing.T) {
 	shows("the owner after less", watcher, 80, 24, owner, 120, 35)
 	shows("the larger client after less", watcher, 80, 24, big, 150, 50)
 }
+
+// A combining character that comes in a later read than its base joins
+// the cluster in place, and the cell keeps its number: a client of another
+// size, drawn from the model, must be drawn that cell again, or it keeps
+// showing the base with the first mark only.
+func TestAClientOfAnotherSizeSeesAClusterGrow(t *testing.T) {
+	e := newEnv(t)
+	e.mustWr("new", "-d", "g", "--", "sh", "-c", `stty -echo; printf 'abc e\314\201'; read x; printf '\314\203'; exec sleep 1000`)
+	owner := e.term(80, 24, "attach", "g")
+	owner.expect("abc e\u0301")
+	watcher := e.term(60, 20, "attach", "g")
+	e.eventually("both clients to attach", func() bool {
+		s, _ := e.session("g")
+		return s.Clients == 2
+	})
+	e.requireSize("g", 80, 24, "the watcher attached")
+	var got string
+	rowOf := func(tm *term, cols, rows int) string {
+		got = rowsOf(termScreen(tm, cols, rows), rows)[0]
+		return got
+	}
+	defer func() {
+		if t.Failed() {
+			t.Logf("the first row last read: %+q", got)
+		}
+	}()
+	e.eventually("the watcher to show the first mark", func() bool { return rowOf(watcher, 60, 20) == "abc e\u0301" })
+	e.mustWr("send", "g", "--key", "Enter")
+	want := "abc e\u0301\u0303"
+	e.eventually("the owner to show the second mark", func() bool { return rowOf(owner, 80, 24) == want })
+	e.eventually("the watcher to show the second mark", func() bool { return rowOf(watcher, 60, 20) == want })
+}

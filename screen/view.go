@@ -31,6 +31,15 @@ type View struct {
 	modes       modeSet
 	compactions int  // the screen's when the shadow was taken: a compaction renumbers styles
 	valid       bool // false: the next update clears the terminal and draws it all
+	// clusters holds the text each cluster cell of the shadow was drawn
+	// with, by its index in cells. A combining character that comes after
+	// an update joins its cluster in place (the open entry grows and keeps
+	// its number), so a cell equal to the shadow's may show more than the
+	// terminal does; and a number freed by close may come back for another
+	// cluster. Only cluster cells have an entry.
+	clusters map[int]string
+	// rowClusters says that v.row holds a cluster cell (viewRow).
+	rowClusters bool
 }
 
 // viewModes are the modes a drawn terminal mirrors.
@@ -64,7 +73,13 @@ func (v *View) Offset() (x, y int) { return v.ox, v.oy }
 func (v *View) Invalidate() { v.valid = false }
 
 // Bytes is the memory the view holds.
-func (v *View) Bytes() int { return (cap(v.cells) + cap(v.row)) * 8 }
+func (v *View) Bytes() int {
+	n := (cap(v.cells) + cap(v.row)) * 8
+	for _, t := range v.clusters {
+		n += 16 + len(t) // a rough count: the key and the string's bytes
+	}
+	return n
+}
 
 // follow moves the viewport just enough to keep the cursor in it.
 func follow(off, cur, view, size int) int {
@@ -103,6 +118,7 @@ func (s *Screen) drawView(p *painter, v *View, g *grid) {
 			v.row = make([]cell, v.cols)
 		}
 		clear(v.cells)
+		clear(v.clusters)
 		v.curX, v.curY, v.visible, v.modes = 0, 0, false, 0
 		v.compactions, v.valid = s.compactions, true
 	}
@@ -163,6 +179,7 @@ func appendInt(b []byte, n int) []byte {
 func (s *Screen) viewRow(v *View, g *grid, y int) {
 	row := v.row
 	clear(row)
+	v.rowClusters = false
 	sy := v.oy + y
 	if sy >= s.rows {
 		return
@@ -174,6 +191,9 @@ func (s *Screen) viewRow(v *View, g *grid, y int) {
 	n := copy(row, cells[v.ox:])
 	for x := range n {
 		c := &row[x]
+		if c.flags&cellCluster != 0 {
+			v.rowClusters = true
+		}
 		switch {
 		case c.flags == 0 && c.r == ' ':
 			c.r = 0
@@ -182,6 +202,42 @@ func (s *Screen) viewRow(v *View, g *grid, y int) {
 			*c = blankCell(c.style())
 		case c.flags&cellWide != 0 && (x+1 >= n || row[x+1].flags&cellWideTail == 0):
 			*c = blankCell(c.style())
+		}
+	}
+}
+
+// clusterShown reports whether the terminal shows the cluster of cell x of
+// v.row, row y, which the shadow holds too: whether it was drawn with the
+// cluster's text as it is now.
+func (v *View) clusterShown(s *Screen, y, x int) bool {
+	t, ok := v.clusters[y*v.cols+x]
+	return ok && t == string(s.clusters.bytes(v.row[x].r))
+}
+
+// keepClusters records the text of row y's cluster cells, about to become
+// the shadow's, and forgets those the row no longer has.
+func (v *View) keepClusters(s *Screen, y int) {
+	if !v.rowClusters && len(v.clusters) == 0 {
+		return
+	}
+	base := y * v.cols
+	old := v.cells[base : base+v.cols]
+	for x, c := range v.row {
+		if (c.flags|old[x].flags)&cellCluster == 0 {
+			continue
+		}
+		i := base + x
+		switch {
+		case c.flags&cellCluster != 0:
+			b := s.clusters.bytes(c.r)
+			if t, ok := v.clusters[i]; !ok || t != string(b) {
+				if v.clusters == nil {
+					v.clusters = make(map[int]string)
+				}
+				v.clusters[i] = string(b)
+			}
+		case v.cells[i].flags&cellCluster != 0:
+			delete(v.clusters, i)
 		}
 	}
 }
@@ -204,7 +260,7 @@ func (v *View) diffRow(p *painter, y int) bool {
 		}
 	}
 	for x := 0; x < end; {
-		if row[x] == old[x] {
+		if row[x] == old[x] && (row[x].flags&cellCluster == 0 || v.clusterShown(p.s, y, x)) {
 			x++
 			continue
 		}
@@ -215,7 +271,7 @@ func (v *View) diffRow(p *painter, y int) bool {
 		// A run ends after a few equal cells: a cursor move costs more.
 		to, same := x+1, 0
 		for to < end && same < 6 {
-			if row[to] == old[to] {
+			if row[to] == old[to] && (row[to].flags&cellCluster == 0 || v.clusterShown(p.s, y, to)) {
 				same++
 			} else {
 				same = 0
@@ -237,6 +293,7 @@ func (v *View) diffRow(p *painter, y int) bool {
 		p.b = append(p.b, "\x1b[K"...)
 		drew = true
 	}
+	v.keepClusters(p.s, y)
 	copy(old, row)
 	return drew
 }

@@ -156,6 +156,8 @@ func TestViewProperty(t *testing.T) {
 		"\x1b[2M", "\x1b[10C", "\x1b[A", "\x1b[4B", "\x1b]8;;http://x\x1b\\link\x1b]8;;\x1b\\",
 		"a long line that goes on and on past the edge of a narrow terminal ",
 		"\x1b[?7l", "\x1b[?7h", "\x1b[2;8r", "\x1b[r", "\x1bM", "\t",
+		// A cluster split across writes grows in place between updates.
+		"e\u0301", "\u0303", "\U0001F468\u200d", "\U0001F469",
 	}
 	r := rand.New(rand.NewSource(1))
 	for round := range 60 {
@@ -179,6 +181,31 @@ func TestViewProperty(t *testing.T) {
 				t.Fatalf("round %d step %d (screen %dx%d, view %dx%d):\n%s", round, step, s.cols, s.rows, ccols, crows, strings.Join(d, "\n"))
 			}
 		}
+	}
+}
+
+// A combining character that comes after an update joins its cluster in
+// place, keeping the cell's number: the view must draw the cell again.
+func TestViewRedrawsAClusterThatGrew(t *testing.T) {
+	for _, tc := range []struct{ name, first, then, want string }{
+		{"a second combining mark", "abc e\u0301", "\u0303", "abc e\u0301\u0303"},
+		{"the rest of a ZWJ sequence", "ab\U0001F468\u200d", "\U0001F469", "ab\U0001F468\u200d\U0001F469"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s := New(10, 4, 0)
+			v := NewView(6, 3)
+			term := New(6, 3, 0)
+			s.Write([]byte(tc.first))
+			term.Write(s.AppendViewUpdate(nil, v))
+			s.Write([]byte(tc.then))
+			term.Write(s.AppendViewUpdate(nil, v))
+			if d := diffView(s, v, term); len(d) > 0 {
+				t.Fatalf("the client's terminal differs from the view:\n%s", strings.Join(d, "\n"))
+			}
+			if got := screenLines(term)[0]; got != tc.want {
+				t.Fatalf("the client shows %+q, want %+q", got, tc.want)
+			}
+		})
 	}
 }
 
