@@ -126,6 +126,20 @@ func TestCaptureJoinsAMarkInTheLastColumnWithoutAutowrap(t *testing.T) {
 	}
 }
 
+// With autowrap off a VS16 after a character in the next-to-last column
+// widens it into the blank last column, as anywhere else on the line: a
+// "y" printed after it lands on its second half and erases it, where a
+// narrow smiley would have kept it.
+func TestCaptureWidensAVS16IntoABlankLastColumn(t *testing.T) {
+	e := newEnv(t)
+	xs := strings.Repeat("x", 78)
+	e.startStream("v", []byte("\x1b[?7l"+xs+"\u263a\ufe0fy\r\nEND\r\n"), "END")
+	got := strings.Split(e.mustWr("capture", "v"), "\n")
+	if want := xs + " y"; got[0] != want {
+		t.Fatalf("the line is %+q, want %+q", got[0], want)
+	}
+}
+
 // A wide character that did not fit in the last column wrapped early: the
 // two rows stay one line for a client that attaches (its terminal joins
 // them when it widens) and in wr capture once the session is wider.

@@ -138,8 +138,8 @@ func (s *Screen) print(r rune) {
 	s.put(r, w)
 }
 
-// extendsWide reports whether r, two columns on its own, joins the cell
-// before the cursor instead: the second regional indicator of a flag, or
+// extendsWide reports whether r, two columns on its own, joins the
+// previous cell (previousCell) instead: the second regional indicator of a flag, or
 // a skin tone after an emoji (a wide cell). Either way the cluster stays two
 // columns wide.
 func (s *Screen) extendsWide(r rune) bool {
@@ -198,13 +198,13 @@ func (s *Screen) wideAlone(c cell) bool {
 
 // roomToWiden reports whether the cell before the cursor may take the
 // cursor's column too. Not with a wrap pending (that cell is in the last
-// column), nor with autowrap off and the cursor in the last column: the
-// cursor stays there after a character is printed there, so the cell
-// before it may not be the one just printed, and widening it would write
-// its tail over the last column's character. Better one column too narrow
-// than a lost character.
+// column), nor with autowrap off and the cursor on a character in the last
+// column: the cursor stays there after a character is printed there, and
+// that character is the one a VS16 joins (previousCell), with no room
+// after it. With the last column blank the cell before it widens into it,
+// as anywhere else on the line.
 func (s *Screen) roomToWiden() bool {
-	return !s.pendingWrap && s.x > 0 && (s.x < s.cols-1 || s.modes.has(modeAutowrap))
+	return !s.pendingWrap && s.x > 0 && (s.x < s.cols-1 || s.modes.has(modeAutowrap) || !s.cursorCellHolds())
 }
 
 // put writes a character of width w (1 or 2) at the cursor and advances.

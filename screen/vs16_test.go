@@ -36,6 +36,11 @@ func TestVS16Restores(t *testing.T) {
 			in: "abcd\u2764\ufe0f", resize: [2]int{8, 3}, cell: [2]int{4, 0},
 		},
 		{
+			// With autowrap off and the last column blank, there is room.
+			name: "autowrap off, the VS16 widens into a blank last column", cols: 10, rows: 2,
+			in: "\x1b[?7l01234567\u263a\ufe0f", cell: [2]int{8, 0}, wantCluster: true,
+		},
+		{
 			// A VS16 with room still widens, and stays in its cluster.
 			name: "room to widen", cols: 5, rows: 2,
 			in: "ab\u2764\ufe0f", cell: [2]int{2, 0}, wantCluster: true,

@@ -35,6 +35,14 @@ func TestWideAndCombining(t *testing.T) {
 		{name: "without autowrap combining joins what overwrote the last column", in: "\x1b[?7l012345678ef\u0301", want: []string{"012345678f\u0301"}},
 		{name: "without autowrap combining on a blank last column joins the cell before it", in: "\x1b[?7l012345678\x1b[10G\u0301", want: []string{"012345678\u0301"}},
 		{name: "without autowrap a skin tone joins the emoji in the last columns", in: "\x1b[?7l01234567\U0001F44D\U0001F3FD", want: []string{"01234567\U0001F44D\U0001F3FD"}},
+		{name: "without autowrap a VS16 after the last column's character is dropped", in: "\x1b[?7l0123456中e\ufe0f", want: []string{"0123456中e"}},
+		{name: "without autowrap a VS16 widens into a blank last column", in: "\x1b[?7l01234567\u263a\ufe0f", want: []string{"01234567\u263a\ufe0f"}, check: func(t *testing.T, s *Screen) {
+			if c := cellAt(s, 8, 0); c.flags&cellWide == 0 {
+				t.Errorf("the smiley is not two columns wide: %+v", c)
+			}
+		}},
+		{name: "without autowrap a regional indicator does not join across the last column's character", in: "\x1b[?7l0123456\U0001F1E6x\U0001F1E7", want: []string{"0123456\U0001F1E6x"}},
+		{name: "without autowrap a skin tone does not join across the last column's character", in: "\x1b[?7l0123456\U0001F44Dx\U0001F3FD", want: []string{"0123456\U0001F44Dx"}},
 		{name: "ZWJ sequences stay in one cell", in: "👨\u200d👩\u200d👧x", want: []string{"👨\u200d👩\u200d👧x"}, cursor: at(3, 0)},
 		{name: "combining characters are bounded", in: "e" + repeatString("\u0301", 100), want: []string{"e" + repeatString("\u0301", 15)}, check: func(t *testing.T, s *Screen) {
 			if n := len(s.cellText(nil, cellAt(s, 0, 0))); n > maxClusterBytes {
