@@ -31,15 +31,19 @@ type View struct {
 	modes       modeSet
 	compactions int  // the screen's when the shadow was taken: a compaction renumbers styles
 	valid       bool // false: the next update clears the terminal and draws it all
-	// clusters holds the text each cluster cell of the shadow was drawn
-	// with, by its index in cells. A combining character that comes after
-	// an update joins its cluster in place (the open entry grows and keeps
-	// its number), so a cell equal to the shadow's may show more than the
-	// terminal does; and a number freed by close may come back for another
-	// cluster. Only cluster cells have an entry.
-	clusters map[int]string
-	// rowClusters says that v.row holds a cluster cell (viewRow).
-	rowClusters bool
+	// openID and openText are the screen's open cluster entry when the
+	// shadow was last drawn (-1: none) and its text then. A combining
+	// character that comes after an update joins the open entry in place,
+	// and its cells keep its number: a cell equal to the shadow's may show
+	// more than the terminal does. Only that entry can change under the
+	// same number until the next update (a closed entry never grows, and
+	// close frees only the open one's number, which a later cluster may
+	// take); a compaction renumbers entries and resets the shadow.
+	openID   int32
+	openText string
+	// stale is openID while an update runs if that entry changed since
+	// (-1 otherwise): its cells are drawn again.
+	stale int32
 }
 
 // viewModes are the modes a drawn terminal mirrors.
@@ -59,7 +63,7 @@ const viewPrefix = terminalReset
 // unknown: its first update draws it whole.
 func NewView(cols, rows int) *View {
 	cols, rows = clampSize(cols, rows)
-	return &View{cols: cols, rows: rows}
+	return &View{cols: cols, rows: rows, openID: -1, stale: -1}
 }
 
 // Size is the terminal's size.
@@ -73,13 +77,7 @@ func (v *View) Offset() (x, y int) { return v.ox, v.oy }
 func (v *View) Invalidate() { v.valid = false }
 
 // Bytes is the memory the view holds.
-func (v *View) Bytes() int {
-	n := (cap(v.cells) + cap(v.row)) * 8
-	for _, t := range v.clusters {
-		n += 16 + len(t) // a rough count: the key and the string's bytes
-	}
-	return n
-}
+func (v *View) Bytes() int { return (cap(v.cells)+cap(v.row))*8 + len(v.openText) }
 
 // follow moves the viewport just enough to keep the cursor in it.
 func follow(off, cur, view, size int) int {
@@ -118,10 +116,10 @@ func (s *Screen) drawView(p *painter, v *View, g *grid) {
 			v.row = make([]cell, v.cols)
 		}
 		clear(v.cells)
-		clear(v.clusters)
 		v.curX, v.curY, v.visible, v.modes = 0, 0, false, 0
 		v.compactions, v.valid = s.compactions, true
 	}
+	v.findStale(s)
 	v.ox = follow(v.ox, s.x, v.cols, s.cols)
 	v.oy = follow(v.oy, s.y, v.rows, s.rows)
 	moved := false
@@ -131,6 +129,7 @@ func (s *Screen) drawView(p *painter, v *View, g *grid) {
 			moved = true
 		}
 	}
+	v.noteOpenCluster(s)
 	p.setStyle(0)
 	// Modes.
 	if want := s.modes & viewModes; want != v.modes {
@@ -179,7 +178,6 @@ func appendInt(b []byte, n int) []byte {
 func (s *Screen) viewRow(v *View, g *grid, y int) {
 	row := v.row
 	clear(row)
-	v.rowClusters = false
 	sy := v.oy + y
 	if sy >= s.rows {
 		return
@@ -191,9 +189,6 @@ func (s *Screen) viewRow(v *View, g *grid, y int) {
 	n := copy(row, cells[v.ox:])
 	for x := range n {
 		c := &row[x]
-		if c.flags&cellCluster != 0 {
-			v.rowClusters = true
-		}
 		switch {
 		case c.flags == 0 && c.r == ' ':
 			c.r = 0
@@ -206,39 +201,27 @@ func (s *Screen) viewRow(v *View, g *grid, y int) {
 	}
 }
 
-// clusterShown reports whether the terminal shows the cluster of cell x of
-// v.row, row y, which the shadow holds too: whether it was drawn with the
-// cluster's text as it is now.
-func (v *View) clusterShown(s *Screen, y, x int) bool {
-	t, ok := v.clusters[y*v.cols+x]
-	return ok && t == string(s.clusters.bytes(v.row[x].r))
+// findStale sets stale: the entry open at the last update, if its text
+// changed since (it grew, or close freed its number and another cluster
+// took it).
+func (v *View) findStale(s *Screen) {
+	v.stale = -1
+	if id := v.openID; id >= 0 && (int(id) >= s.clusters.len() || v.openText != string(s.clusters.bytes(id))) {
+		v.stale = id
+	}
 }
 
-// keepClusters records the text of row y's cluster cells, about to become
-// the shadow's, and forgets those the row no longer has.
-func (v *View) keepClusters(s *Screen, y int) {
-	if !v.rowClusters && len(v.clusters) == 0 {
+// noteOpenCluster records the screen's open cluster entry as the shadow
+// now shows it (see openID).
+func (v *View) noteOpenCluster(s *Screen) {
+	id := s.clusters.open
+	if id < 0 {
+		v.openID, v.openText = -1, ""
 		return
 	}
-	base := y * v.cols
-	old := v.cells[base : base+v.cols]
-	for x, c := range v.row {
-		if (c.flags|old[x].flags)&cellCluster == 0 {
-			continue
-		}
-		i := base + x
-		switch {
-		case c.flags&cellCluster != 0:
-			b := s.clusters.bytes(c.r)
-			if t, ok := v.clusters[i]; !ok || t != string(b) {
-				if v.clusters == nil {
-					v.clusters = make(map[int]string)
-				}
-				v.clusters[i] = string(b)
-			}
-		case v.cells[i].flags&cellCluster != 0:
-			delete(v.clusters, i)
-		}
+	b := s.clusters.bytes(id)
+	if id != v.openID || v.openText != string(b) {
+		v.openID, v.openText = id, string(b)
 	}
 }
 
@@ -260,7 +243,8 @@ func (v *View) diffRow(p *painter, y int) bool {
 		}
 	}
 	for x := 0; x < end; {
-		if row[x] == old[x] && (row[x].flags&cellCluster == 0 || v.clusterShown(p.s, y, x)) {
+		// A cluster's number is its cell's r: -1 matches no cell.
+		if row[x] == old[x] && (row[x].r != v.stale || row[x].flags&cellCluster == 0) {
 			x++
 			continue
 		}
@@ -271,7 +255,7 @@ func (v *View) diffRow(p *painter, y int) bool {
 		// A run ends after a few equal cells: a cursor move costs more.
 		to, same := x+1, 0
 		for to < end && same < 6 {
-			if row[to] == old[to] && (row[to].flags&cellCluster == 0 || v.clusterShown(p.s, y, to)) {
+			if row[to] == old[to] && (row[to].r != v.stale || row[to].flags&cellCluster == 0) {
 				same++
 			} else {
 				same = 0
@@ -293,7 +277,6 @@ func (v *View) diffRow(p *painter, y int) bool {
 		p.b = append(p.b, "\x1b[K"...)
 		drew = true
 	}
-	v.keepClusters(p.s, y)
 	copy(old, row)
 	return drew
 }

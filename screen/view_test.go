@@ -236,3 +236,19 @@ func BenchmarkViewUpdate(b *testing.B) {
 	}
 	b.ReportMetric(float64(v.Bytes()), "view-bytes")
 }
+
+// BenchmarkViewUpdateClusters: an 80x24 view of a 120x35 screen of grapheme
+// clusters, one cell of which changes each update: every cell the view
+// compares is a cluster.
+func BenchmarkViewUpdateClusters(b *testing.B) {
+	s := New(120, 35, 0)
+	s.Write([]byte(strings.Repeat("e\u0301", 120*35)))
+	v := NewView(80, 24)
+	buf := s.AppendViewUpdate(nil, v)
+	b.ReportAllocs()
+	b.ResetTimer()
+	for range b.N {
+		s.Write([]byte("x\x1b[D"))
+		buf = s.AppendViewUpdate(buf[:0], v)
+	}
+}
