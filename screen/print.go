@@ -139,9 +139,9 @@ func (s *Screen) print(r rune) {
 }
 
 // extendsWide reports whether r, two columns on its own, joins the
-// previous cell (previousCell) instead: the second regional indicator of a flag, or
-// a skin tone after an emoji (a wide cell). Either way the cluster stays two
-// columns wide.
+// previous cell (previousCell) instead: the second regional indicator of a
+// flag, or a skin tone after an emoji (a wide cell). Either way the cluster
+// stays two columns wide.
 func (s *Screen) extendsWide(r rune) bool {
 	switch {
 	case r >= riFirst && r <= riLast:
@@ -204,7 +204,7 @@ func (s *Screen) wideAlone(c cell) bool {
 // after it. With the last column blank the cell before it widens into it,
 // as anywhere else on the line.
 func (s *Screen) roomToWiden() bool {
-	return !s.pendingWrap && s.x > 0 && (s.x < s.cols-1 || s.modes.has(modeAutowrap) || !s.cursorCellHolds())
+	return !s.pendingWrap && s.x > 0 && !s.onLastColumnCharacter()
 }
 
 // put writes a character of width w (1 or 2) at the cursor and advances.
@@ -276,7 +276,7 @@ func (s *Screen) wrap() {
 // wr capture drew the line otherwise.
 func (s *Screen) previousCell() *cell {
 	x := s.x - 1
-	if s.pendingWrap || s.x == s.cols-1 && !s.modes.has(modeAutowrap) && s.cursorCellHolds() {
+	if s.pendingWrap || s.onLastColumnCharacter() {
 		x = s.x
 	}
 	if x < 0 {
@@ -289,10 +289,14 @@ func (s *Screen) previousCell() *cell {
 	return &cells[x]
 }
 
-// cursorCellHolds reports whether the cell under the cursor holds a
-// character (or is the second half of a wide one), without giving its line
-// cells it does not have.
-func (s *Screen) cursorCellHolds() bool {
+// onLastColumnCharacter reports whether, with autowrap off, the cursor is
+// in the last column on a character (or the second half of a wide one):
+// where a character printed there leaves it, and what a combining
+// character joins (previousCell).
+func (s *Screen) onLastColumnCharacter() bool {
+	if s.x != s.cols-1 || s.modes.has(modeAutowrap) {
+		return false
+	}
 	cs := s.g.line(s.y).cells()
 	if s.x >= len(cs) {
 		return false

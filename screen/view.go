@@ -211,6 +211,14 @@ func (v *View) findStale(s *Screen) {
 	}
 }
 
+// unchanged reports whether the terminal already shows c, where the
+// shadow holds was: an equal cell, unless it is a cluster whose entry
+// changed since (stale; a cluster's number is its cell's r, and -1 matches
+// no cell).
+func (v *View) unchanged(c, was cell) bool {
+	return c == was && (c.r != v.stale || c.flags&cellCluster == 0)
+}
+
 // noteOpenCluster records the screen's open cluster entry as the shadow
 // now shows it (see openID).
 func (v *View) noteOpenCluster(s *Screen) {
@@ -243,8 +251,7 @@ func (v *View) diffRow(p *painter, y int) bool {
 		}
 	}
 	for x := 0; x < end; {
-		// A cluster's number is its cell's r: -1 matches no cell.
-		if row[x] == old[x] && (row[x].r != v.stale || row[x].flags&cellCluster == 0) {
+		if v.unchanged(row[x], old[x]) {
 			x++
 			continue
 		}
@@ -255,7 +262,7 @@ func (v *View) diffRow(p *painter, y int) bool {
 		// A run ends after a few equal cells: a cursor move costs more.
 		to, same := x+1, 0
 		for to < end && same < 6 {
-			if row[to] == old[to] && (row[to].r != v.stale || row[to].flags&cellCluster == 0) {
+			if v.unchanged(row[to], old[to]) {
 				same++
 			} else {
 				same = 0
