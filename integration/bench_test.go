@@ -216,7 +216,7 @@ func (h *wrHolder) client() ([]string, []string) {
 	return h.e.vars, []string{wrBin, "attach", "s0"}
 }
 func (h *wrHolder) attached(tb testing.TB, n int) {
-	h.e.eventually("clients to attach", func() bool { s, _ := h.e.session("s0"); return s.Clients == n })
+	h.e.waitClients("s0", n)
 }
 func (h *wrHolder) pids(tb testing.TB) []int { return []int{h.e.serverPID()} }
 

@@ -35,13 +35,13 @@ func TestCrowdMemoryGoesBack(t *testing.T) {
 			t.Fatalf("client %d was not accepted", i)
 		}
 	}
-	e.eventually("the crowd to attach", func() bool { s, _ := e.session("crowd"); return s.Clients == crowd })
+	e.waitClients("crowd", crowd)
 	peak := e.status("heap-kib")
 
 	for _, c := range clients {
 		c.conn.Close()
 	}
-	e.eventually("the crowd to leave", func() bool { s, _ := e.session("crowd"); return s.Clients == 0 })
+	e.waitClients("crowd", 0)
 	const limit = 4 << 10 // KiB
 	deadline := time.Now().Add(5 * time.Second)
 	for {

@@ -50,7 +50,7 @@ func echoUnderLoad(b *testing.B, h holder) map[string]float64 {
 	flood, _ := attachSession(b, h, 1, "")
 	if w, ok := h.(*wrHolder); ok {
 		for _, name := range []string{"s0", "s1"} {
-			w.e.eventually("clients to attach", func() bool { s, _ := w.e.session(name); return s.Clients == 1 })
+			w.e.waitClients(name, 1)
 		}
 	} else {
 		h.attached(b, 2)

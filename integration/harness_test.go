@@ -7,6 +7,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -199,6 +200,12 @@ func (e *env) session(name string) (sessionInfo, bool) {
 		}
 	}
 	return sessionInfo{}, false
+}
+
+// waitClients waits until wr ls lists n clients attached to session name.
+func (e *env) waitClients(name string, n int) {
+	e.t.Helper()
+	e.eventually(fmt.Sprintf("%d clients on %s", n, name), func() bool { s, _ := e.session(name); return s.Clients == n })
 }
 
 // eventually polls cond until it holds or the deadline passes.

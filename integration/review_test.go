@@ -79,7 +79,7 @@ func TestQueriesAnsweredForReadOnlyWatchers(t *testing.T) {
 	app := fmt.Sprintf(`stty raw -echo min 0 time 10; read go; printf '\033[c'; cat > %s.tmp; mv %s.tmp %s; exec sleep 1000`, out, out, out)
 	e.mustWr("new", "-d", "q", "--", "sh", "-c", app)
 	e.term(80, 24, "attach", "-r", "q")
-	e.eventually("the watcher to attach", func() bool { s, _ := e.session("q"); return s.Clients == 1 })
+	e.waitClients("q", 1)
 	e.mustWr("send", "q", "--enter")
 	var got []byte
 	e.eventually("the program's answer", func() bool { b, err := os.ReadFile(out); got = b; return err == nil })

@@ -28,7 +28,7 @@ func newBurster(e *env, name string) *burster {
 func newWatchedBurster(e *env, name string) *burster {
 	b := newBurster(e, name)
 	startSink(e.t, e.vars, 80, 24, wrBin, "attach", name)
-	e.eventually("the client to attach", func() bool { s, _ := e.session(name); return s.Clients == 1 })
+	e.waitClients(name, 1)
 	return b
 }
 
@@ -105,7 +105,7 @@ func TestOneCPUBurstWritesForTheWriter(t *testing.T) {
 	e := newEnv(t)
 	e.mustWr("new", "-d", "flood", "--", "sh", "-c", catScript())
 	s := startSink(t, e.vars, 80, 24, wrBin, "attach", "flood")
-	e.eventually("the client to attach", func() bool { s, _ := e.session("flood"); return s.Clients == 1 })
+	e.waitClients("flood", 1)
 	done := s.watch(doneMarker)
 	s.send(t, "\r")
 	waitFor(t, done, "the end of the output")

@@ -55,10 +55,7 @@ func twoClients(t *testing.T) (*env, *term, *term) {
 	a := e.term(80, 24, append([]string{"attach", "s", "--"}, visibleApp...)...)
 	a.expect("READY")
 	b := e.term(100, 30, "attach", "s")
-	e.eventually("both clients to attach", func() bool {
-		s, _ := e.session("s")
-		return s.Clients == 2
-	})
+	e.waitClients("s", 2)
 	e.requireSize("s", 80, 24, "B attached (attaching does not steal)")
 	return e, a, b
 }
@@ -141,7 +138,7 @@ func TestSizeAppliedBeforeInput(t *testing.T) {
 	a := e.term(80, 24, "attach", "s", "--", "sh", "-c", app)
 	a.expect("READY")
 	b := e.term(100, 30, "attach", "s")
-	e.eventually("B to attach", func() bool { s, _ := e.session("s"); return s.Clients == 2 })
+	e.waitClients("s", 2)
 	b.send("x")
 	a.expect("GOT x SIZE 30 100")
 	a.send("y")
@@ -174,7 +171,7 @@ func TestQueryAnsweredOnce(t *testing.T) {
 	clients := []*term{e.term(80, 24, "attach", "q", "--", "sh", "-c", app)}
 	clients[0].expect("READY")
 	clients = append(clients, e.term(80, 24, "attach", "q"), e.term(80, 24, "attach", "q"))
-	e.eventually("three clients", func() bool { s, _ := e.session("q"); return s.Clients == 3 })
+	e.waitClients("q", 3)
 	clients[0].send("\r") // the owner acts: the app sends its query now
 	for i, c := range clients {
 		c.expect("\x1b[c")
@@ -198,7 +195,7 @@ func TestReadOnlyClient(t *testing.T) {
 	a := e.term(80, 24, append([]string{"attach", "s", "--"}, visibleApp...)...)
 	a.expect("READY")
 	ro := e.term(120, 40, "attach", "-r", "s")
-	e.eventually("the read-only client to attach", func() bool { s, _ := e.session("s"); return s.Clients == 2 })
+	e.waitClients("s", 2)
 	ro.send("ignored")
 	a.send("typed")
 	ro.expect("typed") // the watcher sees the session's output
@@ -214,7 +211,7 @@ func TestReadOnlyClient(t *testing.T) {
 	// does not own.
 	a.send("\x1c")
 	a.wait()
-	e.eventually("the owner to leave", func() bool { s, _ := e.session("s"); return s.Clients == 1 })
+	e.waitClients("s", 1)
 	if s, _ := e.session("s"); s.Owner != nil {
 		t.Fatalf("a read-only client owns the size: %+v", s)
 	}
@@ -235,7 +232,7 @@ func TestManyClientsShareOutput(t *testing.T) {
 	for i := 0; i < 3; i++ {
 		clients = append(clients, e.term(70+i, 20+i, "attach", "m"))
 	}
-	e.eventually("four clients", func() bool { s, _ := e.session("m"); return s.Clients == 4 })
+	e.waitClients("m", 4)
 	for i, c := range clients {
 		c.send(fmt.Sprintf("<from %d>", i))
 		for _, other := range clients {

@@ -18,7 +18,7 @@ func TestStoppedClientSlowsNoOne(t *testing.T) {
 	e.mustWr("new", "-d", "big", "--", "sh", "-c", catScript())
 	a := startSink(t, e.vars, 80, 24, wrBin, "attach", "big")
 	b := startSink(t, e.vars, 80, 24, wrBin, "attach", "big")
-	e.eventually("both clients to attach", func() bool { s, _ := e.session("big"); return s.Clients == 2 })
+	e.waitClients("big", 2)
 	if err := b.cmd.Process.Signal(syscall.SIGSTOP); err != nil {
 		t.Fatal(err)
 	}

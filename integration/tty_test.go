@@ -130,7 +130,7 @@ func TestTerminalStaysBlocking(t *testing.T) {
 		return fl&unix.O_NONBLOCK != 0
 	}
 
-	e.eventually("the client to attach", func() bool { s, _ := e.session("nb"); return s.Clients == 1 })
+	e.waitClients("nb", 1)
 	// Input reaches the session (through the reopened terminal) and back.
 	if _, err := master.Write([]byte("ping-7\r")); err != nil {
 		t.Fatal(err)
@@ -171,7 +171,7 @@ func TestOutputToAFileAppends(t *testing.T) {
 	a := startAttach(t, e, "tofile", slave, file, slave, true)
 	go func() { _, _ = io.Copy(io.Discard, master) }()
 
-	e.eventually("the client to attach", func() bool { s, _ := e.session("tofile"); return s.Clients == 1 })
+	e.waitClients("tofile", 1)
 	if _, err := master.Write([]byte("\r")); err != nil {
 		t.Fatal(err)
 	}
@@ -200,7 +200,7 @@ func TestAttachOnAPTYMaster(t *testing.T) {
 	a := startAttach(t, e, "onmaster", master, master, master, false)
 	out := readAll(slave)
 
-	e.eventually("the client to attach", func() bool { s, _ := e.session("onmaster"); return s.Clients == 1 })
+	e.waitClients("onmaster", 1)
 	if _, err := slave.Write([]byte("ping-9\r")); err != nil {
 		t.Fatal(err)
 	}

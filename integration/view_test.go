@@ -83,10 +83,7 @@ func TestClientsOfAnotherSize(t *testing.T) {
 	owner := e.term(120, 35, "attach", "s")
 	owner.expect(prompt)
 	watcher := e.term(80, 24, "attach", "s")
-	e.eventually("both clients to attach", func() bool {
-		s, _ := e.session("s")
-		return s.Clients == 2
-	})
+	e.waitClients("s", 2)
 	e.requireSize("s", 120, 35, "the watcher attached")
 	var last string
 	shows := func(what string, big *term, bc, br int, small *term, sc, sr int) {
@@ -149,10 +146,7 @@ func TestClientsOfAnotherSize(t *testing.T) {
 	}
 
 	big := e.term(150, 50, "attach", "s")
-	e.eventually("three clients", func() bool {
-		s, _ := e.session("s")
-		return s.Clients == 3
-	})
+	e.waitClients("s", 3)
 	shows("a larger client to show the screen at its top left", watcher, 80, 24, big, 150, 50)
 
 	// Leaving less brings the shell's screen back, on every client.
@@ -172,10 +166,7 @@ func TestAClientOfAnotherSizeSeesAClusterGrow(t *testing.T) {
 	owner := e.term(80, 24, "attach", "g")
 	owner.expect("abc e\u0301")
 	watcher := e.term(60, 20, "attach", "g")
-	e.eventually("both clients to attach", func() bool {
-		s, _ := e.session("g")
-		return s.Clients == 2
-	})
+	e.waitClients("g", 2)
 	e.requireSize("g", 80, 24, "the watcher attached")
 	var got string
 	rowOf := func(tm *term, cols, rows int) string {
