@@ -10,8 +10,6 @@ import (
 	"syscall"
 	"time"
 
-	"golang.org/x/term"
-
 	"wr/wire"
 )
 
@@ -235,7 +233,7 @@ func (r *relay) reconnect(req wire.Attach) (conn *Conn, acc wire.Attached, o out
 		st.trying = true
 		a := req
 		a.Create, a.Exclusive, a.DetachOthers = false, false, false
-		if w, h, err := term.GetSize(int(r.opts.Stdin.Fd())); err == nil {
+		if w, h, err := terminalSize(int(r.opts.Stdin.Fd())); err == nil {
 			a.Cols, a.Rows = w, h
 		}
 		timeout := min(attemptTimeout, max(time.Until(deadline), time.Second))
@@ -344,7 +342,7 @@ func (s status) line(now time.Time) string {
 // the session's screen is only covered on that one row, which the
 // reattach's restore draws again (eraseStatus when there is none).
 func (r *relay) drawStatus(line string) {
-	cols, rows, err := term.GetSize(int(r.opts.Stdin.Fd()))
+	cols, rows, err := terminalSize(int(r.opts.Stdin.Fd()))
 	if err != nil || rows < 1 || cols < 2 {
 		return
 	}
@@ -357,7 +355,7 @@ func (r *relay) drawStatus(line string) {
 // eraseStatus clears the status line, so nothing of it is left under the
 // reattached session's screen or the words wr says on leaving.
 func (r *relay) eraseStatus() {
-	_, rows, err := term.GetSize(int(r.opts.Stdin.Fd()))
+	_, rows, err := terminalSize(int(r.opts.Stdin.Fd()))
 	if err != nil || rows < 1 {
 		return
 	}

@@ -158,7 +158,7 @@ func attachRequest(opts Options, fd int, isTerm bool) wire.Attach {
 	cols, rows := 0, 0
 	id := ""
 	if isTerm {
-		if w, h, err := term.GetSize(fd); err == nil {
+		if w, h, err := terminalSize(fd); err == nil {
 			cols, rows = w, h
 		}
 		if opts.Stdout != nil && isTerminal(opts.Stdout) {
@@ -485,7 +485,7 @@ func (r *relay) stop() {
 }
 
 func (r *relay) sendSize() {
-	w, h, err := term.GetSize(int(r.opts.Stdin.Fd()))
+	w, h, err := terminalSize(int(r.opts.Stdin.Fd()))
 	if err != nil {
 		return
 	}

@@ -210,3 +210,35 @@ func TestAttachOnAPTYMaster(t *testing.T) {
 	}
 	a.waitExit(t, "after the detach key")
 }
+
+// A terminal can say it has no size: a serial console before `stty rows`,
+// a PTY nobody sized, `script` run from a pipe. It is still a terminal, so
+// it is drawn at 80x24, as tmux and screen draw it; taken for a relay (size
+// 0x0 on the wire) it showed nothing of the screen and never owned the size.
+func TestATerminalOfNoSizeIsDrawnAt80x24(t *testing.T) {
+	e := newEnv(t)
+	e.mustWr("new", "-d", "nosize", "--", "sh", "-c", "echo MARK-$((6*7)); exec sh")
+
+	// Someone at 100x30 takes the size and leaves, so the screen is not
+	// already 80x24 when the terminal of no size comes.
+	wide := e.term(100, 30, "attach", "nosize")
+	wide.run("stty size")
+	if !bytes.Contains(wide.output(), []byte("30 100")) {
+		t.Fatalf("the session is not 100x30 for the first client: %q", wide.output())
+	}
+	wide.send("\x1c")
+	if code := wide.wait(); code != 0 {
+		t.Fatalf("detach: exit code %d", code)
+	}
+
+	tm := e.term(0, 0, "attach", "nosize")
+	tm.expect("MARK-42") // the restored screen
+	tm.send("stty size; echo SIZED-$((6*8))\r") // not DONE-42, which the restore shows
+	tm.expect("SIZED-48")
+	if !bytes.Contains(tm.output(), []byte("24 80")) {
+		t.Fatalf("the program does not see 80x24: %q", tm.output())
+	}
+	if s, _ := e.session("nosize"); s.Cols != 80 || s.Rows != 24 {
+		t.Fatalf("wr ls says %dx%d, want 80x24", s.Cols, s.Rows)
+	}
+}
