@@ -232,7 +232,7 @@ func TestATerminalOfNoSizeIsDrawnAt80x24(t *testing.T) {
 	}
 
 	tm := e.term(0, 0, "attach", "nosize")
-	tm.expect("MARK-42") // the restored screen
+	tm.expect("MARK-42")                        // the restored screen
 	tm.send("stty size; echo SIZED-$((6*8))\r") // not DONE-42, which the restore shows
 	tm.expect("SIZED-48")
 	if !bytes.Contains(tm.output(), []byte("24 80")) {
