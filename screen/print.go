@@ -143,15 +143,27 @@ func (s *Screen) print(r rune) {
 // flag, or a skin tone after an emoji (a wide cell). Either way the cluster
 // stays two columns wide.
 func (s *Screen) extendsWide(r rune) bool {
-	switch {
-	case r >= riFirst && r <= riLast:
-		c := s.previousCell()
-		return c != nil && c.flags&cellCluster == 0 && c.r >= riFirst && c.r <= riLast
-	case r >= modifierFirst && r <= modifierLast:
-		c := s.previousCell()
-		return c != nil && c.flags&cellWide != 0
+	if !isWideJoiner(r) {
+		return false
 	}
-	return false
+	c := s.previousCell()
+	return c != nil && joinsWide(*c, r)
+}
+
+// isWideJoiner reports whether r is two columns on its own but may join the
+// cell before it instead (joinsWide).
+func isWideJoiner(r rune) bool {
+	return r >= riFirst && r <= riLast || r >= modifierFirst && r <= modifierLast
+}
+
+// joinsWide reports whether the wide joiner r, printed right after prev,
+// joins it: a regional indicator after a lone one, a skin tone after any
+// wide cell.
+func joinsWide(prev cell, r rune) bool {
+	if r >= riFirst && r <= riLast {
+		return prev.flags&cellCluster == 0 && prev.r >= riFirst && prev.r <= riLast
+	}
+	return prev.flags&cellWide != 0
 }
 
 // widenPrevious makes the one-column cell before the cursor two columns
@@ -192,8 +204,7 @@ func (s *Screen) wideAlone(c cell) bool {
 	if c.flags&cellCluster != 0 {
 		r, _ = utf8.DecodeRune(s.clusters.bytes(c.r))
 	}
-	joins := r >= riFirst && r <= riLast || r >= modifierFirst && r <= modifierLast
-	return runeWidth(r) == 2 && !joins
+	return runeWidth(r) == 2 && !isWideJoiner(r)
 }
 
 // roomToWiden reports whether the cell before the cursor may take the

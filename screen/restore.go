@@ -66,7 +66,7 @@ func (s *Screen) ScrolledOff() uint64 { return s.primary.pushed }
 // scrollback up to from is brought up to date without a line twice;
 // from = ScrolledOff() draws no scrollback, only the screen.
 func (s *Screen) AppendRestoreFrom(dst []byte, from uint64) []byte {
-	p := painter{s: s, b: append(dst, restorePrefix...), links: true}
+	p := painter{s: s, b: append(dst, restorePrefix...), links: true, onTerminal: true}
 	p.appendPrimary(from)
 	if s.onAlt {
 		p.appendAlt()
@@ -120,6 +120,12 @@ func (p *painter) appendPrimary(from uint64) {
 			next := g.line(y + 1).cells()
 			if trimmedEnd(next, false) > 0 && s.styles.list[next[0].style()].bg == colorDefault {
 				if wrapsItself {
+					if _, ok := s.wideJoinerAt(next, 0); ok {
+						// A joiner drawn with the wrap pending would
+						// join the last column's cell: a space makes
+						// the wrap, and the line is drawn over it.
+						p.b = append(p.b, " \r"...)
+					}
 					continue
 				}
 				if l.early && next[0].flags&cellWide != 0 {
@@ -225,8 +231,17 @@ func (p *painter) appendCursor() {
 		if cells[x].flags&cellWideTail != 0 && x > 0 && cells[x-1].flags&cellWide != 0 {
 			x--
 		}
+		if s.joinsLeft(cells, x) {
+			// Drawn again, a joiner would join the cell before it (see
+			// apart.go), and not even make the wrap pending: the cursor
+			// only goes to the last column. Only a DECSC could carry the
+			// pending wrap past drawing that cell first, and the
+			// application's saved cursor is already set up.
+			p.b = appendCUP(p.b, s.y-s.originTop(), s.cols-1)
+			return
+		}
 		p.b = appendCUP(p.b, s.y-s.originTop(), x)
-		p.paintCells(cells[x:], s.cols-x)
+		p.paintCells(cells, x, s.cols)
 	} else {
 		p.b = appendCUP(p.b, max(s.y-s.originTop(), 0), s.x)
 	}
@@ -293,7 +308,8 @@ func (s *Screen) originTop() int {
 }
 
 // paintLine draws a line from the cursor, which is at its first column, and
-// reports whether it drew the last column (so a terminal wrap is pending).
+// reports whether it drew the last column last (so a terminal wrap is
+// pending).
 // Blank cells that end a line as wide as the screen and share a
 // background-only style are drawn with EL, which paints the rest of the
 // line with the pen's background; a line that ends before the edge is
@@ -309,13 +325,13 @@ func (p *painter) paintLine(cells []cell) bool {
 			}
 		}
 	}
-	p.paintCells(cells, fill)
+	inOrder := p.paintCells(cells, 0, fill)
 	if fill < end {
 		p.setStyle(cells[fill].style())
 		p.b = append(p.b, "\x1b[K"...)
 		return false
 	}
-	return end == len(cells) && end >= p.s.cols
+	return inOrder && end == len(cells) && end >= p.s.cols
 }
 
 // appendCUP moves the cursor to 0-based row, col.

@@ -43,6 +43,13 @@ var restoreStreams = []struct {
 	{"alt screen", "primary\r\n$ \x1b[?1049h\x1b[2;3Hvim\x1b[1;7mstatus"},
 	{"alt screen over scrollback", strings.Repeat("history\r\n", 12) + "\x1b[31m\x1b[?1049h\x1b[HALT\x1b[10;1H~"},
 	{"alt 47 with saved cursor", "abc\x1b[?47hxyz\x1b[2;2H\x1b7\x1b[4;4H"},
+	// Joiners the cursor kept apart from the cell before them are drawn
+	// apart (apart.go), or the terminal would join them.
+	{"a skin tone printed before the wide character left of it", "\x1b[2;3H\U0001F3FD\x1b[2;1H\u4e16\x1b[2;7Hafter"},
+	{"repeated skin tones", "\U0001F3FD\x1b[3b after"},
+	{"regional indicators a DCH brought together", "\U0001F1FA\x1b[C\U0001F1F8 after\x1b[9D\x1b[P"},
+	{"a joiner starting a continued line", "\x1b[1;30H\U0001F3FDx\x1b[1;29H\u4e16"},
+	{"joiners at the end of a wrapped line", "\x1b[1;29H\U0001F3FDx\x1b[1;27H\u4e16"},
 	{"insert mode and reply-free queries", "\x1b[6n\x1b[c\x1b[>c\x1b[5n\x1b[4hab\x1b[1Dx"},
 }
 

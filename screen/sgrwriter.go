@@ -15,6 +15,11 @@ type painter struct {
 	b     []byte
 	cur   styleID // style index the terminal's pen has
 	links bool    // emit hyperlinks
+	// onTerminal is set when the bytes draw a terminal's screen at known
+	// columns (a restore, a view), where the painter may move the cursor:
+	// to draw joiners apart (paintApart). Text for a file (AppendText)
+	// has no cursor to move.
+	onTerminal bool
 }
 
 // setStyle makes the terminal's pen style id.
@@ -127,28 +132,48 @@ func trimmedEnd(cells []cell, anyStyle bool) int {
 	return end
 }
 
-// paintCells draws cells[:end]. A wide character's second column is drawn
-// by its first; a broken half is drawn as a space so columns stay aligned.
-func (p *painter) paintCells(cells []cell, end int) {
-	for x := 0; x < end; x++ {
+// paintCells draws cells[from:end] of a line, from the cursor, which is at
+// column from. A wide character's second column is drawn by its first; a
+// broken half is drawn as a space so columns stay aligned. It reports
+// whether the cursor was left after the last cell drawn, with the wrap
+// pending there when that was the last column: not so when the last cell
+// was drawn before the one to its left (paintApart).
+func (p *painter) paintCells(cells []cell, from, end int) (inOrder bool) {
+	inOrder = true
+	for x := from; x < end; x++ {
 		c := cells[x]
 		p.setStyle(c.style())
 		switch {
+		case c.r < 0x80 && c.r >= 0x20 && c.flags == 0:
+			p.b = append(p.b, byte(c.r))
 		case c.flags&cellWideTail != 0:
 			if x == 0 || cells[x-1].flags&cellWide == 0 {
 				p.b = append(p.b, ' ')
 			}
 		case c.flags&cellWide != 0 && (x+1 >= len(cells) || cells[x+1].flags&cellWideTail == 0):
 			p.b = append(p.b, ' ')
-		case c.r < 0x80 && c.r >= 0x20 && c.flags == 0:
-			p.b = append(p.b, byte(c.r))
-		default:
-			p.b = p.s.cellText(p.b, c)
-			if c.flags&cellCluster != 0 && bytes.HasSuffix(p.s.clusters.bytes(c.r), zwjUTF8) {
-				// A cluster ending in a ZWJ would swallow the next
-				// character: any sequence in between ends the join.
-				p.b = appendSGR(p.b, &p.s.styles.list[p.cur])
+		case p.onTerminal && c.flags&cellWide != 0 && x+2 < end && cells[x+2].flags&cellWide != 0:
+			// Only a wide cell is joined, and only by a wide one.
+			if to := p.s.joinedRun(cells, x, end); to > 0 {
+				p.paintApart(cells, x, to)
+				inOrder = to < end
+				x = to - 1
+				continue
 			}
+			p.paintCell(c)
+		default:
+			p.paintCell(c)
 		}
+	}
+	return inOrder
+}
+
+// paintCell draws the character cell c, at the cursor, in the pen's style.
+func (p *painter) paintCell(c cell) {
+	p.b = p.s.cellText(p.b, c)
+	if c.flags&cellCluster != 0 && bytes.HasSuffix(p.s.clusters.bytes(c.r), zwjUTF8) {
+		// A cluster ending in a ZWJ would swallow the next character:
+		// any sequence in between ends the join.
+		p.b = appendSGR(p.b, &p.s.styles.list[p.cur])
 	}
 }

@@ -28,7 +28,7 @@ func (s *Screen) AppendText(dst []byte, opt TextOptions) []byte {
 		}
 		end := trimmedEnd(cells, !opt.ANSI)
 		if opt.ANSI {
-			p.paintCells(cells, end)
+			p.paintCells(cells, 0, end)
 			p.setStyle(0)
 		} else {
 			p.paintText(cells, end)

@@ -98,7 +98,7 @@ func follow(off, cur, view, size int) int {
 // appends nothing when the terminal already shows it.
 func (s *Screen) AppendViewUpdate(dst []byte, v *View) []byte {
 	start := len(dst)
-	p := painter{s: s, b: append(dst, "\x1b[?2026h"...), links: true}
+	p := painter{s: s, b: append(dst, "\x1b[?2026h"...), links: true, onTerminal: true}
 	mark := len(p.b)
 	s.drawView(&p, v, s.g)
 	if len(p.b) == mark {
@@ -259,6 +259,10 @@ func (v *View) diffRow(p *painter, y int) bool {
 		if row[from].flags&cellWideTail != 0 && from > 0 {
 			from--
 		}
+		// A joiner is drawn with what it joins, apart (paintApart).
+		for p.s.joinsLeft(row, from) {
+			from = cellBefore(row, from)
+		}
 		// A run ends after a few equal cells: a cursor move costs more.
 		to, same := x+1, 0
 		for to < end && same < 6 {
@@ -274,7 +278,7 @@ func (v *View) diffRow(p *painter, y int) bool {
 			to++
 		}
 		p.b = appendCUP(p.b, y, from)
-		p.paintCells(row[from:], to-from)
+		p.paintCells(row, from, to)
 		drew = true
 		x = to
 	}
@@ -296,7 +300,7 @@ func (v *View) diffRow(p *painter, y int) bool {
 // cursor style. From there on it can be sent the program's bytes. v is
 // spent: it must not be updated again.
 func (s *Screen) AppendViewHandoff(dst []byte, v *View) []byte {
-	p := painter{s: s, b: append(dst, "\x1b[?2026h"...), links: true}
+	p := painter{s: s, b: append(dst, "\x1b[?2026h"...), links: true, onTerminal: true}
 	if s.onAlt {
 		v.valid = false
 		s.drawView(&p, v, s.primary)

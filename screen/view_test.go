@@ -158,6 +158,8 @@ func TestViewProperty(t *testing.T) {
 		"\x1b[?7l", "\x1b[?7h", "\x1b[2;8r", "\x1b[r", "\x1bM", "\t",
 		// A cluster split across writes grows in place between updates.
 		"e\u0301", "\u0303", "\U0001F468\u200d", "\U0001F469",
+		// Joiners the cursor keeps apart from what they would join.
+		"\U0001F3FD", "\U0001F1FA", "\x1b[3b", "\x1b[P", "\x1b[C", "\x1b[3D",
 	}
 	r := rand.New(rand.NewSource(1))
 	for round := range 60 {
@@ -181,6 +183,31 @@ func TestViewProperty(t *testing.T) {
 				t.Fatalf("round %d step %d (screen %dx%d, view %dx%d):\n%s", round, step, s.cols, s.rows, ccols, crows, strings.Join(d, "\n"))
 			}
 		}
+	}
+}
+
+// A joiner the cursor kept apart from the cell before it is drawn apart:
+// drawn right after that cell, it joined it in the client's terminal, and
+// the rest of the row moved two columns left.
+func TestViewDrawsJoinersApart(t *testing.T) {
+	for _, tc := range []struct{ name, first, then string }{
+		{"a skin tone printed before the wide character", "\x1b[1;3H\U0001F3FD\x1b[1;1H\u4e16\x1b[1;8HY", ""},
+		{"repeated skin tones", "\U0001F3FD\x1b[2bY", ""},
+		{"regional indicators a DCH brought together", "\U0001F1FA\x1b[C\U0001F1F8Y\x1b[4D\x1b[P", ""},
+		{"a joiner that changed after the cell it joins", "\x1b[1;3H\U0001F3FD\x1b[1;1H\u4e16\x1b[1;8HY", "\x1b[1;1H\x1b[2X\x1b[1;3H\U0001F3FE\x1b[1;1H\u4e16"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s := New(20, 4, 0)
+			v := NewView(12, 3)
+			term := New(12, 3, 0)
+			for _, in := range []string{tc.first, tc.then} {
+				s.Write([]byte(in))
+				term.Write(s.AppendViewUpdate(nil, v))
+				if d := diffView(s, v, term); len(d) > 0 {
+					t.Fatalf("after %+q the client's terminal differs from the view:\n%s", in, strings.Join(d, "\n"))
+				}
+			}
+		})
 	}
 }
 
