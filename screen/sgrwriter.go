@@ -145,7 +145,18 @@ func (p *painter) paintCells(cells []cell, from, end int) (inOrder bool) {
 		p.setStyle(c.style())
 		switch {
 		case c.r < 0x80 && c.r >= 0x20 && c.flags == 0:
-			p.b = append(p.b, byte(c.r))
+			// The commonest case, and a run of it in one style: one
+			// append each, in a local slice.
+			b := append(p.b, byte(c.r))
+			for x+1 < end {
+				n := cells[x+1]
+				if n.r >= 0x80 || n.r < 0x20 || n.flags != 0 || n.style() != p.cur {
+					break
+				}
+				b = append(b, byte(n.r))
+				x++
+			}
+			p.b = b
 		case c.flags&cellWideTail != 0:
 			if x == 0 || cells[x-1].flags&cellWide == 0 {
 				p.b = append(p.b, ' ')
