@@ -119,11 +119,17 @@ func (p *painter) appendPrimary(from uint64) {
 		if l.wrapped && len(l.cells()) == s.cols {
 			next := g.line(y + 1).cells()
 			if trimmedEnd(next, false) > 0 && s.styles.list[next[0].style()].bg == colorDefault {
+				// The next line's first character must make the wrap
+				// where it is printed, with the cursor where this line
+				// left it. Not a joiner, which would join the last
+				// column's cell, nor a run drawn apart, whose erase and
+				// cursor moves would act on this line: a space, or a wide
+				// one, makes the wrap instead, and the next line is drawn
+				// over it.
+				_, joiner := s.wideJoinerAt(next, 0)
+				apart := s.joinedRun(next, 0, len(next)) > 0
 				if wrapsItself {
-					if _, ok := s.wideJoinerAt(next, 0); ok {
-						// A joiner drawn with the wrap pending would
-						// join the last column's cell: a space makes
-						// the wrap, and the line is drawn over it.
+					if joiner || apart {
 						p.b = append(p.b, " \r"...)
 					}
 					continue
@@ -132,7 +138,7 @@ func (p *painter) appendPrimary(from uint64) {
 					p.b = append(p.b, "\x1b["...)
 					p.b = strconv.AppendInt(p.b, int64(s.cols), 10)
 					p.b = append(p.b, 'G')
-					if !s.wideAlone(next[0]) {
+					if !s.wideAlone(next[0]) || apart {
 						// A cluster wide only by its VS16 starts with a
 						// narrow character, which fits in the last
 						// column, and a regional indicator or a skin

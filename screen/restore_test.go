@@ -49,6 +49,8 @@ var restoreStreams = []struct {
 	{"repeated skin tones", "\U0001F3FD\x1b[3b after"},
 	{"regional indicators a DCH brought together", "\U0001F1FA\x1b[C\U0001F1F8 after\x1b[9D\x1b[P"},
 	{"a joiner starting a continued line", "\x1b[1;30H\U0001F3FDx\x1b[1;29H\u4e16"},
+	{"a run drawn apart starting a continued line", "\x1b[2;3H\U0001F3FD\x1b[H" + strings.Repeat("a", 30) + "\u4e16"},
+	{"a run drawn apart starting an early-wrapped line", strings.Repeat("a", 29) + "\x1b[2;3H\U0001F3FD\x1b[1;30H\u4e16"},
 	{"joiners at the end of a wrapped line", "\x1b[1;29H\U0001F3FDx\x1b[1;27H\u4e16"},
 	{"insert mode and reply-free queries", "\x1b[6n\x1b[c\x1b[>c\x1b[5n\x1b[4hab\x1b[1Dx"},
 }
