@@ -15,6 +15,8 @@ import (
 	"time"
 
 	"github.com/charmbracelet/x/vt"
+
+	"wr/screen"
 )
 
 // trimScreen drops trailing spaces on each line and trailing empty lines,
@@ -222,5 +224,45 @@ func TestQueriesAnsweredWhenDetached(t *testing.T) {
 	tm.expect("COLLECTED")
 	if b, _ := os.ReadFile(out2); len(b) != 0 {
 		t.Fatalf("with a client attached the server answered: %q", b)
+	}
+}
+
+// A line that wraps into a coloured background is one line in a restore
+// too: a terminal that reflows on a resize (as kitty, foot and wr's own
+// model do) joins it again at the new width. The restore used to end it
+// with CRLF, and the terminal kept two lines where the session has one.
+func TestARestoredLineWrappedIntoAColourReflowsAsOne(t *testing.T) {
+	e := newEnv(t)
+	e.mustWr("new", "-d", "c", "--", "sh", "-c",
+		`stty -echo; printf READY; read x; printf '\r\n\033[44m%s\033[m\r\n' 0123456789abcdefghijklmnopqrstuvwxyz; exec sleep 1000`)
+	first := e.term(20, 6, "attach", "c") // sizes the session, then leaves
+	first.expect("READY")
+	e.requireSize("c", 20, 6, "the first client attached")
+	e.mustWr("send", "c", "--key", "Enter")
+	e.eventually("the line to wrap", func() bool { return captureRow(e, "c", 2) == "klmnopqrstuvwxyz" })
+	first.send("\x1c")
+	if code := first.wait(); code != 0 {
+		t.Fatalf("detach: exit code %d", code)
+	}
+
+	tm := e.term(20, 6, "attach", "c") // the restore
+	tm.expect("READY")
+	tm.settled()
+	tm.resize(40, 6)
+	e.eventually("the session to be 40 columns wide", func() bool {
+		s, _ := e.session("c")
+		return s.Cols == 40
+	})
+	want := "0123456789abcdefghijklmnopqrstuvwxyz"
+	if got := captureRow(e, "c", 1); got != want {
+		t.Fatalf("wr capture's second row is %q after the resize", got)
+	}
+	// The client's terminal: what it was sent, at 20 columns, then
+	// widened as a reflowing terminal widens.
+	s := screen.New(20, 6, 0)
+	_, _ = s.Write(tm.output())
+	s.Resize(40, 6)
+	if got := rowsOf(s, 6)[1]; got != want {
+		t.Fatalf("the client's terminal shows %+q at 40 columns, want %+q", got, want)
 	}
 }

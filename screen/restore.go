@@ -108,9 +108,7 @@ func (p *painter) appendPrimary(from uint64) {
 		}
 		// A line autowrap continued is left for the terminal to wrap again,
 		// so it knows the two rows are one line, when it was drawn to the
-		// last column and the next line has something to draw, starting
-		// with the default background (a wrap that scrolls fills the new
-		// line with the pen's background).
+		// last column and the next line has something to draw.
 		//
 		// A wrap that came early (a wide character did not fit in the last
 		// column, left blank) is left for the terminal to make again the
@@ -118,18 +116,21 @@ func (p *painter) appendPrimary(from uint64) {
 		// character that starts the next line does not fit there.
 		if l.wrapped && len(l.cells()) == s.cols {
 			next := g.line(y + 1).cells()
-			if trimmedEnd(next, false) > 0 && s.styles.list[next[0].style()].bg == colorDefault {
-				// The next line's first character must make the wrap
-				// where it is printed, with the cursor where this line
-				// left it. Not a joiner, which would join the last
-				// column's cell, nor a run drawn apart, whose erase and
-				// cursor moves would act on this line: a space, or a wide
-				// one, makes the wrap instead, and the next line is drawn
-				// over it.
+			if trimmedEnd(next, false) > 0 {
+				// The next line's first character makes the wrap where
+				// it is printed, with the cursor where this line left
+				// it, unless it is: a joiner, which would join the last
+				// column's cell; a run drawn apart, whose erase and
+				// cursor moves would act on this line; or in a style
+				// with a background, which a wrap that scrolls would
+				// fill the new line with. Then a space (a wide one for
+				// an early wrap) in the default pen makes the wrap, and
+				// the next line is drawn over it.
 				_, joiner := s.wideJoinerAt(next, 0)
-				apart := s.joinedRun(next, 0, len(next)) > 0
+				spaced := joiner || s.joinedRun(next, 0, len(next)) > 0 ||
+					s.styles.list[next[0].style()].bg != colorDefault
 				if wrapsItself {
-					if joiner || apart {
+					if spaced {
 						p.b = append(p.b, " \r"...)
 					}
 					continue
@@ -138,16 +139,12 @@ func (p *painter) appendPrimary(from uint64) {
 					p.b = append(p.b, "\x1b["...)
 					p.b = strconv.AppendInt(p.b, int64(s.cols), 10)
 					p.b = append(p.b, 'G')
-					if !s.wideAlone(next[0]) || apart {
+					if spaced || !s.wideAlone(next[0]) {
 						// A cluster wide only by its VS16 starts with a
 						// narrow character, which fits in the last
-						// column, and a regional indicator or a skin
-						// tone there would join the cell before it: a
-						// wide space makes the wrap instead, and the
-						// next line is drawn over it. (On a terminal
-						// that drops a wide character in the last
-						// column instead, as x/vt does, neither way
-						// draws these rows right.)
+						// column. (On a terminal that drops a wide
+						// character in the last column instead, as x/vt
+						// does, neither way draws these rows right.)
 						p.b = append(p.b, "\u3000\r"...)
 					}
 					continue

@@ -215,3 +215,33 @@ func compareVTRestore(t *testing.T, a *Screen, restore []byte) {
 		t.Errorf("x/vt cursor after leaving the alternate screen %v, want %d,%d", pos, c.x, c.y)
 	}
 }
+
+// A continued line is drawn continued whatever the next line's first
+// style: a restore that ended such a line with CRLF left the terminal two
+// lines, which a later resize did not join again.
+func TestRestoreKeepsALineContinuedIntoAColour(t *testing.T) {
+	for _, tc := range []struct {
+		name, in   string
+		cols, rows int
+	}{
+		{"wrapped", "\x1b[44mooooo", 4, 3},
+		{"wrapped early", "abc\x1b[44m\u4e16\x1b[m", 4, 3},
+		{"at the bottom", "\r\n\r\nab\x1b[41mcdefg", 4, 3},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			a := New(tc.cols, tc.rows, 100)
+			a.Write([]byte(tc.in))
+			restore := a.AppendRestore(nil)
+			b := New(tc.cols, tc.rows, 100)
+			b.Write(restore)
+			if d := diffModels(a, b, true); len(d) > 0 {
+				t.Fatalf("restored screen differs:\n%s\nrestore %q", joinDiffs(d), restore)
+			}
+			a.Resize(9, tc.rows)
+			b.Resize(9, tc.rows)
+			if d := diffModels(a, b, true); len(d) > 0 {
+				t.Fatalf("after a resize to 9 columns:\n%s\nrestore %q", joinDiffs(d), restore)
+			}
+		})
+	}
+}
