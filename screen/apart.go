@@ -53,37 +53,31 @@ func cellBefore(cells []cell, x int) int {
 // joinedRun returns where the run of cells that would join the character
 // cell at x ends, before end, or 0 when the cell after x would not join it.
 func (s *Screen) joinedRun(cells []cell, x, end int) int {
-	to := x + 1
+	first := x + 1
 	if cells[x].flags&cellWide != 0 {
-		to++
+		first++
 	}
-	if to+1 >= end || !s.joinsLeft(cells, to) {
-		return 0
-	}
+	to := first
 	for to+1 < end && s.joinsLeft(cells, to) {
 		to += 2 // every joiner is two columns wide
+	}
+	if to == first {
+		return 0
 	}
 	return to
 }
 
-// paintApart draws cells[from:to] (a character and the wide joiners after
-// it, joinedRun) from the cursor at column from: it erases the run, so no
-// joiner lands next to what the terminal showed there before, and draws
-// its cells from the right, each with nothing left of it that it would
-// join. The cursor is then left at column to, or after the first cell when
-// to is the last column's edge (paintCells reports it).
+// paintApart draws cells[from:to] (a wide character and the wide joiners
+// after it, joinedRun) from the cursor at column from: it erases the run,
+// so no joiner lands next to what the terminal showed there before, and
+// draws its cells from the right, each with nothing left of it that it
+// would join. The cursor is then left at column to, or after the first
+// cell when to is the last column's edge (paintCells reports it).
 func (p *painter) paintApart(cells []cell, from, to int) {
 	p.b = append(p.b, "\x1b["...)
 	p.b = strconv.AppendInt(p.b, int64(to-from), 10)
 	p.b = append(p.b, 'X')
-	first := from + 1
-	if cells[from].flags&cellWide != 0 {
-		first++
-	}
-	for x := to - 2; x >= from; x -= 2 {
-		if x < first {
-			x = from
-		}
+	for x := to - 2; x >= from; x -= 2 { // every cell of the run is two columns
 		p.b = appendCHA(p.b, x)
 		p.setStyle(cells[x].style())
 		p.paintCell(cells[x])

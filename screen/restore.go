@@ -66,7 +66,7 @@ func (s *Screen) ScrolledOff() uint64 { return s.primary.pushed }
 // scrollback up to from is brought up to date without a line twice;
 // from = ScrolledOff() draws no scrollback, only the screen.
 func (s *Screen) AppendRestoreFrom(dst []byte, from uint64) []byte {
-	p := painter{s: s, b: append(dst, restorePrefix...), links: true, onTerminal: true}
+	p := painter{s: s, b: append(dst, restorePrefix...), onTerminal: true}
 	p.appendPrimary(from)
 	if s.onAlt {
 		p.appendAlt()

@@ -11,14 +11,13 @@ var zwjUTF8 = []byte("\u200d")
 // restore, an OSC 8) sequence whenever the style changes. It assumes the
 // terminal's pen starts at the default style.
 type painter struct {
-	s     *Screen
-	b     []byte
-	cur   styleID // style index the terminal's pen has
-	links bool    // emit hyperlinks
+	s   *Screen
+	b   []byte
+	cur styleID // style index the terminal's pen has
 	// onTerminal is set when the bytes draw a terminal's screen at known
-	// columns (a restore, a view), where the painter may move the cursor:
-	// to draw joiners apart (paintApart). Text for a file (AppendText)
-	// has no cursor to move.
+	// columns (a restore, a view): they carry hyperlinks, and the painter
+	// may move the cursor to draw joiners apart (paintApart). Text for a
+	// file (AppendText) has neither.
 	onTerminal bool
 }
 
@@ -29,7 +28,7 @@ func (p *painter) setStyle(id styleID) {
 	}
 	from, to := &p.s.styles.list[p.cur], &p.s.styles.list[id]
 	if *from != *to { // two ids can hold equal styles after a full table
-		if to.link != from.link && p.links {
+		if to.link != from.link && p.onTerminal {
 			p.b = appendLink(p.b, p.s, to.link)
 		}
 		st := *to

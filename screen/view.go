@@ -98,7 +98,7 @@ func follow(off, cur, view, size int) int {
 // appends nothing when the terminal already shows it.
 func (s *Screen) AppendViewUpdate(dst []byte, v *View) []byte {
 	start := len(dst)
-	p := painter{s: s, b: append(dst, "\x1b[?2026h"...), links: true, onTerminal: true}
+	p := painter{s: s, b: append(dst, "\x1b[?2026h"...), onTerminal: true}
 	mark := len(p.b)
 	s.drawView(&p, v, s.g)
 	if len(p.b) == mark {
@@ -300,7 +300,7 @@ func (v *View) diffRow(p *painter, y int) bool {
 // cursor style. From there on it can be sent the program's bytes. v is
 // spent: it must not be updated again.
 func (s *Screen) AppendViewHandoff(dst []byte, v *View) []byte {
-	p := painter{s: s, b: append(dst, "\x1b[?2026h"...), links: true, onTerminal: true}
+	p := painter{s: s, b: append(dst, "\x1b[?2026h"...), onTerminal: true}
 	if s.onAlt {
 		v.valid = false
 		s.drawView(&p, v, s.primary)
