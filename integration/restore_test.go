@@ -247,7 +247,7 @@ func TestARestoredLineWrappedIntoAColourReflowsAsOne(t *testing.T) {
 
 	tm := e.term(20, 6, "attach", "c") // the restore
 	tm.expect("READY")
-	tm.settled()
+	tm.expect("\x1b[?2026l") // the restore's end
 	tm.resize(40, 6)
 	e.eventually("the session to be 40 columns wide", func() bool {
 		s, _ := e.session("c")
