@@ -227,6 +227,8 @@ func TestRestoreKeepsALineContinuedIntoAColour(t *testing.T) {
 		{"wrapped", "\x1b[44mooooo", 4, 3},
 		{"wrapped early", "abc\x1b[44m\u4e16\x1b[m", 4, 3},
 		{"at the bottom", "\r\n\r\nab\x1b[41mcdefg", 4, 3},
+		// The wrap scrolled in the default pen; only the first cell is red.
+		{"at the bottom, recoloured", "\r\n\r\nabcdefg\x1b[3;1H\x1b[41me", 4, 3},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			a := New(tc.cols, tc.rows, 100)
