@@ -266,3 +266,69 @@ func TestARestoredLineWrappedIntoAColourReflowsAsOne(t *testing.T) {
 		t.Fatalf("the client's terminal shows %+q at 40 columns, want %+q", got, want)
 	}
 }
+
+// TestARestoredSavedCursorKeepsItsPendingWrap: a program saves the cursor
+// (DECSC) just after printing into the last column, where the wrap is
+// pending, and restores it (DECRC) after a client has reattached. Its next
+// character starts the next line, as in xterm, which saves the pending wrap
+// with the cursor. The restore used to save the cursor without it: the
+// client's terminal then wrote that character over the last column.
+func TestARestoredSavedCursorKeepsItsPendingWrap(t *testing.T) {
+	e := newEnv(t)
+	e.mustWr("new", "-d", "c", "--", "sh", "-c",
+		`stty -echo; printf '\033[H\033[2J0123456789abcdefghij\0337\033[4;1HREADY'; read x; printf '\0338Z'; exec sleep 1000`)
+	first := e.term(20, 6, "attach", "c") // sizes the session, then leaves
+	first.expect("READY")
+	e.requireSize("c", 20, 6, "the first client attached")
+	first.send("\x1c")
+	if code := first.wait(); code != 0 {
+		t.Fatalf("detach: exit code %d", code)
+	}
+
+	tm := e.term(20, 6, "attach", "c") // the restore
+	tm.expect("READY")
+	tm.expect("\x1b[?2026l") // the restore's end
+	e.mustWr("send", "c", "--key", "Enter")
+	tm.expect("\x1b8Z")
+	if got := captureRow(e, "c", 1); got != "Z" {
+		t.Fatalf("wr capture's second row is %q, want the Z", got)
+	}
+	// The client's terminal, fed what it was sent.
+	s := screen.New(20, 6, 0)
+	_, _ = s.Write(tm.output())
+	if got := rowsOf(s, 6)[:2]; got[0] != "0123456789abcdefghij" || got[1] != "Z" {
+		t.Fatalf("the client's terminal shows %+q, want the Z on the second row", got)
+	}
+}
+
+// TestAHandedOffSavedCursorKeepsItsPendingWrap: as above, for a client of
+// another size that becomes the owner when the owner leaves: the state it
+// is handed (section 5 of docs/design.md) saves the cursor with its wrap
+// pending too.
+func TestAHandedOffSavedCursorKeepsItsPendingWrap(t *testing.T) {
+	e := newEnv(t)
+	e.mustWr("new", "-d", "c", "--", "sh", "-c",
+		`stty -echo; printf '\033[H\033[2J0123456789abcdefghij\0337\033[4;1HREADY'; read x; printf '\0338Z'; exec sleep 1000`)
+	owner := e.term(20, 6, "attach", "c")
+	owner.expect("READY")
+	e.requireSize("c", 20, 6, "the first client attached")
+	drawn := e.term(20, 8, "attach", "c") // another size: drawn from the model
+	drawn.expect("READY")
+	owner.send("\x1c")
+	if code := owner.wait(); code != 0 {
+		t.Fatalf("detach: exit code %d", code)
+	}
+	e.requireSize("c", 20, 8, "the drawn client left alone")
+	// The hand-off, at the client's next frame, ends with the modes a
+	// restore's prefix sets (without its `CSI > 4 ; 0 m`, which no view
+	// sends).
+	drawn.expect("\x1b[4;20l\x1b>")
+
+	e.mustWr("send", "c", "--key", "Enter")
+	drawn.expect("\x1b8Z")
+	s := screen.New(20, 8, 0)
+	_, _ = s.Write(drawn.output())
+	if got := rowsOf(s, 8)[:2]; got[0] != "0123456789abcdefghij" || got[1] != "Z" {
+		t.Fatalf("the client's terminal shows %+q, want the Z on the second row", got)
+	}
+}

@@ -217,7 +217,10 @@ func diffModels(a, b *Screen, history bool) []string {
 	if !equalBools(a.tabs, b.tabs) {
 		add("tabs differ")
 	}
-	if a.g.saved.valid && (a.g.saved.x != b.g.saved.x || a.g.saved.y != b.g.saved.y || a.g.saved.pen != b.g.saved.pen && a.g.saved.pen.link == 0) {
+	// A saved wrap pending short of the last column (kept through a
+	// widening of the alternate screen) is one a terminal cannot be made
+	// to save: see appendSaved.
+	if a.g.saved.valid && (a.g.saved.x != b.g.saved.x || a.g.saved.y != b.g.saved.y || a.g.saved.pendingWrap != b.g.saved.pendingWrap && a.g.saved.x == a.cols-1 || a.g.saved.pen != b.g.saved.pen && a.g.saved.pen.link == 0) {
 		add("saved cursor %+v vs %+v", a.g.saved, b.g.saved)
 	}
 	return out

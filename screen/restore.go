@@ -161,7 +161,7 @@ func (p *painter) appendPrimary(from uint64) {
 // terminal keeps per screen as this one does.
 func (p *painter) appendAlt() {
 	s, g := p.s, p.s.primary
-	p.appendSaved(g.saved)
+	p.appendSaved(g.saved, g)
 	p.b = appendKitty(p.b, &g.kitty)
 	p.b = append(p.b, "\x1b[?1049h"...)
 	p.afterSave(g.saved)
@@ -178,7 +178,7 @@ func (p *painter) appendAlt() {
 // appendDECSC makes the terminal save sc with DECSC (ESC 7), as the active
 // screen has it saved.
 func (p *painter) appendDECSC(sc savedCursor) {
-	p.appendSaved(sc)
+	p.appendSaved(sc, p.s.g)
 	p.b = append(p.b, "\x1b7"...)
 	p.afterSave(sc)
 }
@@ -222,32 +222,38 @@ func (p *painter) appendCursor() {
 	// on another row: the cursor is only placed, on the nearest row.
 	outside := s.modes.has(modeOrigin) && (s.y < s.top || s.y >= s.bottom)
 	if s.pendingWrap && !outside {
-		// Draw the last column's character again from its first column: the
-		// terminal ends with the cursor in the last column and the wrap
-		// pending, exactly like this screen.
-		cells := s.g.line(s.y).cells()
-		if len(cells) < s.cols {
-			// Blank past its last cell; the cursor still goes there.
-			cells = append(make([]cell, 0, s.cols), cells...)[:s.cols]
-		}
-		x := s.cols - 1
-		if cells[x].flags&cellWideTail != 0 && x > 0 && cells[x-1].flags&cellWide != 0 {
-			x--
-		}
-		if s.joinsLeft(cells, x) {
-			// Drawn again, a joiner would join the cell before it (see
-			// apart.go), and not even make the wrap pending: the cursor
-			// only goes to the last column. Only a DECSC could carry the
-			// pending wrap past drawing that cell first, and the
-			// application's saved cursor is already set up.
-			p.b = appendCUP(p.b, s.y-s.originTop(), s.cols-1)
-			return
-		}
-		p.b = appendCUP(p.b, s.y-s.originTop(), x)
-		p.paintCells(cells, x, s.cols)
+		p.appendPendingWrap(s.g, s.y, s.originTop())
 	} else {
 		p.b = appendCUP(p.b, max(s.y-s.originTop(), 0), s.x)
 	}
+}
+
+// appendPendingWrap leaves the terminal's cursor in the last column of row
+// y of g with its wrap pending, as printing that column's character does:
+// it draws the character again from its first column. top is the row CUP
+// counts from (the region's top in origin mode).
+func (p *painter) appendPendingWrap(g *grid, y, top int) {
+	s := p.s
+	cells := g.line(y).cells()
+	if len(cells) < s.cols {
+		// Blank past its last cell; the cursor still goes there.
+		cells = append(make([]cell, 0, s.cols), cells...)[:s.cols]
+	}
+	x := s.cols - 1
+	if cells[x].flags&cellWideTail != 0 && x > 0 && cells[x-1].flags&cellWide != 0 {
+		x--
+	}
+	if s.joinsLeft(cells, x) {
+		// Drawn again, a joiner would join the cell before it (see
+		// apart.go), and not even make the wrap pending: the cursor only
+		// goes to the last column, with no wrap pending. Only a DECSC
+		// could carry one past drawing that cell first, and the saved
+		// cursor is the application's.
+		p.b = appendCUP(p.b, y-top, s.cols-1)
+		return
+	}
+	p.b = appendCUP(p.b, y-top, x)
+	p.paintCells(cells, x, s.cols)
 }
 
 // appendModes sets the modes s has that the prefix turned off (and turns
@@ -380,16 +386,28 @@ func appendCharsets(b []byte, sets [4]byte, gl uint8) []byte {
 	return b
 }
 
-// appendSaved sets up the terminal's cursor, pen, character sets and origin
-// mode as sc has them, for the DECSC or ?1049h that follows to save.
-func (p *painter) appendSaved(sc savedCursor) {
+// appendSaved sets up the terminal's cursor (with its wrap pending when
+// sc's is), pen, character sets and origin mode as sc has them, for the
+// DECSC or ?1049h that follows to save. g is the grid the terminal shows,
+// whose last column is drawn again for a pending wrap.
+func (p *painter) appendSaved(sc savedCursor, g *grid) {
 	if !sc.valid {
 		sc = savedCursor{}
 	}
 	if sc.origin {
 		p.b = append(p.b, "\x1b[?6h"...)
 	}
-	p.b = appendCUP(p.b, sc.y, sc.x)
+	if sc.pendingWrap && sc.x == p.s.cols-1 {
+		// DECSC saves a pending wrap, and DECRC gives it back: without it
+		// the application's next character after DECRC would overwrite
+		// the last column instead of starting the next line. (A wrap
+		// pending short of the last column, as the alternate screen's
+		// saved cursor keeps it through a widening, as xterm's does,
+		// cannot be drawn: it is saved without.)
+		p.appendPendingWrap(g, sc.y, 0)
+	} else {
+		p.b = appendCUP(p.b, sc.y, sc.x)
+	}
 	p.b = appendPen(p.b, p.s, &sc.pen, p.cur)
 	p.b = appendCharsets(p.b, sc.charsets, sc.gl)
 }

@@ -20,6 +20,10 @@ var restoreStreams = []struct {
 	// still draws at the end of the line.
 	{"coloured blanks end a short line", "ab\x1b[41m   \x1b[m\r\n\x1b[44m \x1b[m"},
 	{"short line under a pending wrap", "ab\r\n" + strings.Repeat("w", 30) + "\x1b7\x1b[T\x1b8"},
+	// DECSC saves a pending wrap, as xterm's does; so does ?1049h.
+	{"saved with the wrap pending", "ab\r\n" + strings.Repeat("w", 30) + "\x1b7\x1b[5;3Hx"},
+	{"saved with the wrap pending after a wide character", "ab\r\n" + strings.Repeat("w", 28) + "中\x1b7\x1b[5;3Hx"},
+	{"alternate screen entered with the wrap pending", strings.Repeat("w", 30) + "\x1b[?1049h\x1b[3;3Hon alt\x1b[2;30Hz\x1b7\x1b[H"},
 	{"scrollback", strings.Repeat("line of text that scrolls\r\n", 30) + "$ "},
 	{"long wrapped lines", strings.Repeat("0123456789", 9) + "\r\n" + strings.Repeat("abcdefghij", 5)},
 	{"colours", "\x1b[1;31mred\x1b[0m \x1b[38;5;200mpink\x1b[m \x1b[38;2;1;2;3;48;2;4;5;6mrgb\x1b[m\r\n\x1b[4:3;58;5;9mcurly\x1b[m \x1b[53;9;7;3;2mmany\x1b[m"},

@@ -118,30 +118,41 @@ func TestViewSendsOnlyTheChange(t *testing.T) {
 }
 
 func TestViewHandoff(t *testing.T) {
-	for _, alt := range []bool{false, true} {
+	wrapped := "\x1b[2;1H" + strings.Repeat("w", 30) // the wrap pending
+	for _, tc := range []struct {
+		name          string
+		before, after string // written before the first view, and after the resize
+	}{
+		{"primary", "", ""},
+		{"alternate screen", "\x1b[?1049h\x1b[H\x1b[1mfull screen\x1b[7;3H", ""},
+		{"a saved cursor with its wrap pending", "", wrapped + "\x1b7\x1b[H"},
+		{"alternate screen entered with the wrap pending", "", wrapped + "\x1b[?1049h\x1b[Hfull screen"},
+	} {
 		s := New(50, 12, 0)
 		for i := range 30 {
 			fmt.Fprintf(s, "\x1b[3%dmline %d\x1b[m\r\n", i%8, i)
 		}
 		s.Write([]byte("\x1b[?2004h\x1b[5;10r\x1b[4h\x1b[2 q"))
-		if alt {
-			s.Write([]byte("\x1b[?1049h\x1b[H\x1b[1mfull screen\x1b[7;3H"))
-		}
+		s.Write([]byte(tc.before))
 		v := NewView(30, 8)
 		term := New(30, 8, 0)
 		term.Write(s.AppendViewUpdate(nil, v))
 		// The session takes the client's size; the client is handed off.
 		s.Resize(30, 8)
+		s.Write([]byte("\x1b[4l" + tc.after + "\x1b[4h"))
 		var b []byte
 		v2 := v // same terminal
 		b = s.AppendViewHandoff(b, v2)
 		term.Write(b)
+		if d := diffModels(s, term, false); len(d) > 0 {
+			t.Fatalf("%s, handed off:\n%s", tc.name, joinDiffs(d))
+		}
 		// From here it gets the program's bytes.
-		more := "\x1b[3;1Hmore\r\nstill more\x1b[?1049l after"
+		more := "\x1b[3;1Hmore\r\nstill more\x1b8x\x1b[?1049l after"
 		s.Write([]byte(more))
 		term.Write([]byte(more))
 		if d := diffModels(s, term, false); len(d) > 0 {
-			t.Fatalf("alt %v:\n%s", alt, joinDiffs(d))
+			t.Fatalf("%s:\n%s", tc.name, joinDiffs(d))
 		}
 	}
 }
