@@ -184,3 +184,44 @@ func TestAClientOfAnotherSizeSeesAClusterGrow(t *testing.T) {
 	e.eventually("the owner to show the second mark", func() bool { return rowOf(owner, 80, 24) == want })
 	e.eventually("the watcher to show the second mark", func() bool { return rowOf(watcher, 60, 20) == want })
 }
+
+// TestASmallerClientIsPlacedAsTmuxPlacesIt: a client smaller than the
+// session shows the part tmux would show it, from the cursor alone. After
+// a command line wider than the client the prompt is in view again (the
+// view used to stay scrolled right and never show it again); with the
+// cursor hidden, as top leaves it in the last row, the top left is.
+func TestASmallerClientIsPlacedAsTmuxPlacesIt(t *testing.T) {
+	e := newEnv(t)
+	owner := e.term(100, 30, "attach", "s")
+	owner.expect(prompt)
+	watcher := e.term(50, 20, "attach", "s")
+	e.waitClients("s", 2)
+	e.requireSize("s", 100, 30, "the watcher attached")
+	var last []string
+	defer func() {
+		if t.Failed() {
+			t.Logf("the watcher shows:\n%s", strings.Join(last, "\n"))
+		}
+	}()
+
+	owner.send("echo " + strings.Repeat("x", 60))
+	e.eventually("the watcher to scroll right with the cursor", func() bool {
+		sc := termScreen(watcher, 50, 20)
+		last = rowsOf(sc, 20)
+		_, y, _ := sc.Cursor()
+		return strings.HasSuffix(last[y], "xxx") && !strings.Contains(last[y], "PROMPT")
+	})
+	owner.run("")
+	e.eventually("the watcher to show the prompt from its first column", func() bool {
+		sc := termScreen(watcher, 50, 20)
+		last = rowsOf(sc, 20)
+		x, y, _ := sc.Cursor()
+		return x == len(prompt) && last[y] == strings.TrimSpace(prompt)
+	})
+
+	owner.send(`printf '\033[?25l\033[2J\033[HHEADER\033[30;100H'; read x` + "\r")
+	e.eventually("the watcher to show the top left under a hidden cursor", func() bool {
+		last = rowsOf(termScreen(watcher, 50, 20), 20)
+		return last[0] == "HEADER"
+	})
+}

@@ -79,18 +79,22 @@ func (v *View) Invalidate() { v.valid = false }
 // Bytes is the memory the view holds.
 func (v *View) Bytes() int { return (cap(v.cells)+cap(v.row))*8 + len(v.openText) }
 
-// follow moves the viewport just enough to keep the cursor in it.
-func follow(off, cur, view, size int) int {
-	if size <= view {
+// viewOffset is where a terminal view cells long on one axis starts
+// showing a screen size cells long whose cursor is at cur, as tmux places
+// a window in a smaller client: at the start while the cursor is within
+// the first view cells, at the end while it is within the last, and
+// otherwise centred on it. It depends on the cursor alone, never on where
+// the view was: a view that only followed the cursor stayed scrolled
+// right after a long command line, and never showed the prompt again.
+func viewOffset(cur, view, size int) int {
+	switch {
+	case size <= view || cur < view:
 		return 0
+	case cur > size-view:
+		return size - view
+	default:
+		return cur - view/2
 	}
-	if cur < off {
-		off = cur
-	}
-	if cur >= off+view {
-		off = cur - view + 1
-	}
-	return min(max(off, 0), size-view)
 }
 
 // AppendViewUpdate appends to dst the bytes that bring the terminal v
@@ -120,8 +124,15 @@ func (s *Screen) drawView(p *painter, v *View, g *grid) {
 		v.compactions, v.valid = s.compactions, true
 	}
 	v.findStale(s)
-	v.ox = follow(v.ox, s.x, v.cols, s.cols)
-	v.oy = follow(v.oy, s.y, v.rows, s.rows)
+	if s.modes.has(modeCursorVisible) {
+		v.ox = viewOffset(s.x, v.cols, s.cols)
+		v.oy = viewOffset(s.y, v.rows, s.rows)
+	} else {
+		// A hidden cursor is not followed: top leaves it in the last
+		// row, under its process list. The view shows the top left, as
+		// tmux's does.
+		v.ox, v.oy = 0, 0
+	}
 	moved := false
 	for y := range v.rows {
 		s.viewRow(v, g, y)
@@ -147,7 +158,9 @@ func (s *Screen) drawView(p *painter, v *View, g *grid) {
 		}
 		v.modes = want
 	}
-	cx, cy := s.x-v.ox, s.y-v.oy
+	// A hidden cursor may be outside the view: it goes to the nearest
+	// cell, where the terminal would clamp it anyway.
+	cx, cy := min(max(s.x-v.ox, 0), v.cols-1), min(max(s.y-v.oy, 0), v.rows-1)
 	if moved || cx != v.curX || cy != v.curY {
 		p.b = appendCUP(p.b, cy, cx)
 		v.curX, v.curY = cx, cy

@@ -40,7 +40,10 @@ func diffView(s *Screen, v *View, oracle *Screen) []string {
 		}
 	}
 	cx, cy := s.x-v.ox, s.y-v.oy
-	if cx < 0 || cy < 0 || cx >= v.cols || cy >= v.rows {
+	if !s.modes.has(modeCursorVisible) {
+		// Hidden, it may be outside: the terminal has it on the nearest cell.
+		cx, cy = min(max(cx, 0), v.cols-1), min(max(cy, 0), v.rows-1)
+	} else if cx < 0 || cy < 0 || cx >= v.cols || cy >= v.rows {
 		d = append(d, fmt.Sprintf("cursor %d,%d out of the viewport at %d,%d", s.x, s.y, v.ox, v.oy))
 	}
 	if oracle.x != cx || oracle.y != cy {
@@ -58,31 +61,45 @@ func diffView(s *Screen, v *View, oracle *Screen) []string {
 	return d
 }
 
-func TestViewKeepsCursorInView(t *testing.T) {
+// TestViewOffset: a smaller terminal shows the part of the screen tmux
+// would show it, from the cursor alone (see viewOffset).
+func TestViewOffset(t *testing.T) {
 	s := New(120, 35, 0)
 	for i := 1; i <= 200; i++ {
 		fmt.Fprintf(s, "%d\r\n", i)
 	}
 	v := NewView(80, 24)
 	oracle := New(80, 24, 0)
-	oracle.Write(s.AppendViewUpdate(nil, v))
-	if d := diffView(s, v, oracle); len(d) > 0 {
-		t.Fatal(strings.Join(d, "\n"))
-	}
-	if x, y := v.Offset(); x != 0 || y != 11 {
-		t.Fatalf("offset %d,%d, want 0,11", x, y)
-	}
-	if got := screenLines(oracle)[0]; got != "178" {
-		t.Fatalf("top row %q, want 178", got)
-	}
-	// The cursor goes up: the viewport follows just enough.
-	s.Write([]byte("\x1b[3;100H"))
-	oracle.Write(s.AppendViewUpdate(nil, v))
-	if d := diffView(s, v, oracle); len(d) > 0 {
-		t.Fatal(strings.Join(d, "\n"))
-	}
-	if x, y := v.Offset(); x != 20 || y != 2 {
-		t.Fatalf("offset %d,%d, want 20,2", x, y)
+	for _, tc := range []struct {
+		name   string
+		in     string
+		vw, vh int // the view's size
+		x, y   int // its offset
+	}{
+		{"the cursor in the first columns of the last row", "", 80, 24, 0, 11},
+		{"the cursor near the right edge of the top row", "\x1b[3;100H", 80, 24, 40, 0},
+		{"the cursor back in the first columns", "\x1b[35;18H", 80, 24, 0, 11},
+		{"the cursor in the middle of a far smaller view", "\x1b[18;61H", 30, 10, 45, 12},
+		{"a hidden cursor in the last row", "\x1b[?25l\x1b[35;100H", 80, 24, 0, 0},
+		{"a hidden cursor in a far smaller view", "", 30, 10, 0, 0},
+		{"the cursor shown again", "\x1b[?25h", 80, 24, 40, 11},
+	} {
+		s.Write([]byte(tc.in))
+		if cols, rows := v.Size(); cols != tc.vw || rows != tc.vh {
+			v, oracle = NewView(tc.vw, tc.vh), New(tc.vw, tc.vh, 0)
+		}
+		oracle.Write(s.AppendViewUpdate(nil, v))
+		if d := diffView(s, v, oracle); len(d) > 0 {
+			t.Fatalf("%s:\n%s", tc.name, strings.Join(d, "\n"))
+		}
+		if x, y := v.Offset(); x != tc.x || y != tc.y {
+			t.Fatalf("%s: offset %d,%d, want %d,%d", tc.name, x, y, tc.x, tc.y)
+		}
+		if tc.name == "the cursor in the first columns of the last row" {
+			if got := screenLines(oracle)[0]; got != "178" {
+				t.Fatalf("top row %q, want 178", got)
+			}
+		}
 	}
 }
 
