@@ -5,6 +5,7 @@ package integration
 import (
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -157,6 +158,38 @@ func TestOwnerDetachSnapsToRemaining(t *testing.T) {
 		c, r := e.ptySize("s")
 		return c == 100 && r == 30
 	})
+}
+
+// The owner leaving makes the one remaining client that could own the size
+// its owner, beside a read-only watcher or a recorder, which never can.
+// They used to count as clients: the session kept the size of the window
+// that left until someone pressed a key.
+func TestOwnerDetachSnapsPastWatchers(t *testing.T) {
+	for _, watcher := range []string{"read-only", "recorder"} {
+		t.Run(watcher, func(t *testing.T) {
+			e, a, _ := twoClients(t)
+			switch watcher {
+			case "read-only":
+				e.term(50, 10, "attach", "-r", "s")
+			case "recorder":
+				rec := exec.Command(wrBin, "record", "s", filepath.Join(e.dir, "s.cast"))
+				rec.Env, rec.Dir = e.vars, e.dir
+				if err := rec.Start(); err != nil {
+					t.Fatal(err)
+				}
+				t.Cleanup(func() { _ = rec.Process.Kill(); _ = rec.Wait() })
+			}
+			e.waitClients("s", 3)
+			a.send("\x1c")
+			if code := a.wait(); code != 0 {
+				t.Fatalf("detach exit %d", code)
+			}
+			e.eventually("the remaining terminal to own the size", func() bool {
+				c, r := e.ptySize("s")
+				return c == 100 && r == 30
+			})
+		})
+	}
 }
 
 // A terminal answer reaches the application once, however many clients'

@@ -21,8 +21,9 @@ func (ss *session) sizeResizeLocked(c *client, cols, rows int) {
 		ss.owner = nil
 	case ss.owner == c:
 		ss.applySizeLocked(c)
-	case ss.owner == nil && len(ss.clients) == 1 && c.canOwn():
-		// A lone client that was 0x0 and now has a size.
+	case ss.owner == nil && c.canOwn() && ss.soleCandidateLocked() == c:
+		// A client that was 0x0 and now has a size, the only one that
+		// could own it.
 		ss.setOwnerLocked(c)
 	}
 }
@@ -35,20 +36,36 @@ func (ss *session) sizeActLocked(c *client) {
 }
 
 // sizeDetachLocked: the owner leaving leaves the size unowned, unless exactly one
-// client remains, which then owns it at once (closing one laptop must not
-// strand the session at the size of a window nobody looks at).
+// client that could own it remains, which then owns it at once (closing one
+// laptop must not strand the session at the size of a window nobody looks
+// at).
 func (ss *session) sizeDetachLocked(c *client) {
 	if ss.owner != c {
 		return
 	}
 	ss.owner = nil
-	if len(ss.clients) == 1 {
-		for _, last := range ss.clients {
-			if last.canOwn() {
-				ss.setOwnerLocked(last)
-			}
-		}
+	if last := ss.soleCandidateLocked(); last != nil {
+		ss.setOwnerLocked(last)
 	}
+}
+
+// soleCandidateLocked is the one client that could own the size, or nil
+// when none or several could. Read-only watchers, recorders and relays
+// (0x0) never can, so they do not count: a `wr record` or a `-r` watcher
+// beside the one remaining terminal used to keep the size of the window
+// that left until someone pressed a key.
+func (ss *session) soleCandidateLocked() *client {
+	var sole *client
+	for _, c := range ss.clients {
+		if !c.canOwn() {
+			continue
+		}
+		if sole != nil {
+			return nil
+		}
+		sole = c
+	}
+	return sole
 }
 
 func (ss *session) setOwnerLocked(c *client) {

@@ -164,16 +164,34 @@ func TestSizeRules(t *testing.T) {
 			owner:   1, size: [2]int{70, 20}, resized: [][2]int{{70, 20}},
 		},
 		{
-			name:    "a 0x0 client that gets a size beside another does not own",
+			name:    "a 0x0 client that gets a size beside another 0x0 one owns it",
 			clients: map[int]clientSpec{1: {0, 0, false}, 2: {0, 0, false}},
 			steps:   []sizeStep{attachStep(1), attachStep(2), resizeStep(1, 70, 20)},
-			owner:   0, size: [2]int{80, 24},
+			owner:   1, size: [2]int{70, 20}, resized: [][2]int{{70, 20}},
+		},
+		{
+			name:    "a 0x0 client that gets a size beside others that could own does not own",
+			clients: map[int]clientSpec{1: {100, 30, false}, 2: {0, 0, false}, 3: {60, 20, false}, 4: {70, 20, false}},
+			steps:   []sizeStep{attachStep(1), attachStep(2), attachStep(3), attachStep(4), detachStep(1), resizeStep(2, 90, 20)},
+			owner:   0, size: [2]int{100, 30}, resized: [][2]int{{100, 30}},
 		},
 		{
 			name:    "the owner leaving one client with a size makes it the owner at once",
 			clients: map[int]clientSpec{1: {100, 30, false}, 2: {120, 40, false}},
 			steps:   []sizeStep{attachStep(1), attachStep(2), detachStep(1)},
 			owner:   2, size: [2]int{120, 40}, resized: [][2]int{{100, 30}, {120, 40}},
+		},
+		{
+			name:    "the owner leaving one client with a size and a read-only one makes the first the owner",
+			clients: map[int]clientSpec{1: {100, 30, false}, 2: {120, 40, false}, 3: {60, 20, true}},
+			steps:   []sizeStep{attachStep(1), attachStep(2), attachStep(3), detachStep(1)},
+			owner:   2, size: [2]int{120, 40}, resized: [][2]int{{100, 30}, {120, 40}},
+		},
+		{
+			name:    "the owner leaving one client with a size and a 0x0 one (a recorder, a relay) makes the first the owner",
+			clients: map[int]clientSpec{1: {100, 30, false}, 2: {0, 0, false}, 3: {120, 40, false}},
+			steps:   []sizeStep{attachStep(1), attachStep(2), attachStep(3), detachStep(1)},
+			owner:   3, size: [2]int{120, 40}, resized: [][2]int{{100, 30}, {120, 40}},
 		},
 		{
 			name:    "the owner leaving two clients leaves the size unowned",
