@@ -174,6 +174,10 @@ func attachRequest(opts Options, fd int, isTerm bool) wire.Attach {
 	if os.Getenv("WR_SOCKET") == opts.Socket {
 		req.Inside = os.Getenv("WR_SESSION_ID")
 	}
+	// Over ssh the server cannot tell a link that died unnoticed from a
+	// client that is there: this one confirms the exit code it was sent
+	// (readServer), and until one does the session keeps it.
+	_, req.AckExit = RemoteHost(opts.Socket)
 	return req
 }
 
@@ -569,7 +573,23 @@ func (r *relay) readServer() {
 				r.finish(outcome{code: 1, err: err})
 				return
 			}
-			r.finish(outcome{code: e.Code, ending: e.Ending, lineUsed: e.LineUsed})
+			o := outcome{code: e.Code, ending: e.Ending, lineUsed: e.LineUsed}
+			if e.Ack {
+				// The server keeps the session until it hears the code
+				// arrived, then collects it and closes the connection.
+				// Waiting for that close means that once wr is done,
+				// wr ls no longer lists the session; a link too slow to
+				// say so within exitSeenWait leaves it for wr wait.
+				r.send(wire.TypeExitSeen, nil)
+				t := time.AfterFunc(exitSeenWait, func() { r.finish(o) })
+				defer t.Stop()
+				for {
+					if _, err := fr.ReadFrame(); err != nil {
+						break
+					}
+				}
+			}
+			r.finish(o)
 			return
 		case wire.TypeError:
 			e := new(wire.Error)
@@ -590,6 +610,10 @@ func (r *relay) readServer() {
 		}
 	}
 }
+
+// exitSeenWait bounds the wait for the server to close the connection
+// after ExitSeen: a round trip over ssh.
+const exitSeenWait = 5 * time.Second
 
 // writeOutput writes the session's output to the terminal: first what the
 // reopened non-blocking terminal takes at once, in a raw write (so an echo

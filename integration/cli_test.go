@@ -22,7 +22,7 @@ func TestCommandLineForgives(t *testing.T) {
 		t.Errorf("wr help capture: %q; want its flags", out)
 	}
 	v1, v2 := e.mustWr("--version"), e.mustWr("version")
-	if v1 != v2 || !strings.HasPrefix(v1, "wr ") || !strings.Contains(v1, "protocol 1.4") {
+	if v1 != v2 || !strings.HasPrefix(v1, "wr ") || !strings.Contains(v1, "protocol 1.5") {
 		t.Errorf("wr --version %q and wr version %q: want the same line, with the protocol", v1, v2)
 	}
 

@@ -337,6 +337,65 @@ func TestRemoteReconnectExitCode(t *testing.T) {
 	}
 }
 
+// A session that ends while its client's link is dead but nobody has
+// noticed yet (the laptop asleep: here sshd is stopped) keeps its code for
+// the client's return. The server still counts the client as attached and
+// sends the code into the dead link; it used to collect the session right
+// then, and the client, back, found no session and exited 1.
+func TestRemoteExitCodeOutlivesAnUnnoticedDeadLink(t *testing.T) {
+	e := newEnv(t)
+	h := newSSHHost(t, e)
+	a := h.term(80, 24, "attach", "dev:x", "--", "sh")
+	a.send("echo up-$((6*7))\r")
+	a.expect("up-42")
+	h.signalSessions(syscall.SIGSTOP)
+	there := e.with("WR_SOCKET=" + h.sockets["dev"])
+	e.wrIn("", there, "send", "x", "--enter", "exit 9")
+	e.eventually("the session to end", func() bool {
+		r := e.wrIn("", there, "ls")
+		return r.code == 0 && !strings.Contains(r.stdout, "running")
+	})
+	h.dropLink(t, a)
+	h.listen(t)
+	if code := a.wait(); code != 9 {
+		t.Fatalf("exit %d, want the session's 9; the terminal shows %q", code, a.output())
+	}
+	// Seen: collected, as a local attach collects it.
+	if r := e.wrIn("", there, "has", "x"); r.code != 1 {
+		t.Fatalf("wr has x after the code was shown: exit %d, want 1", r.code)
+	}
+}
+
+// Over a live link the code is confirmed at once: the attach exits with
+// it, and by then the session is collected, as a local attach leaves it,
+// both for a session that ends while attached and for one that had ended.
+func TestRemoteAttachCollectsTheCodeItShows(t *testing.T) {
+	e := newEnv(t)
+	h := newSSHHost(t, e)
+	there := e.with("WR_SOCKET=" + h.sockets["dev"])
+	a := h.term(80, 24, "attach", "dev:live", "--", "sh", "-c", "read x; exit 7")
+	e.eventually("the session to start", func() bool { return e.wrIn("", there, "has", "live").code == 0 })
+	a.send("\r")
+	if code := a.wait(); code != 7 {
+		t.Fatalf("exit %d, want 7", code)
+	}
+	if r := e.wrIn("", there, "has", "live"); r.code != 1 {
+		t.Fatalf("wr has live after its attach showed the code: exit %d, want 1", r.code)
+	}
+
+	h.mustWr("new", "-d", "dev:done", "--", "sh", "-c", "exit 5")
+	e.eventually("the session to exit", func() bool {
+		return strings.Contains(e.wrIn("", there, "ls").stdout, "exited 5")
+	})
+	b := h.term(80, 24, "attach", "dev:done")
+	if code := b.wait(); code != 5 {
+		t.Fatalf("attach to the exited session: exit %d, want 5", code)
+	}
+	if r := e.wrIn("", there, "has", "done"); r.code != 1 {
+		t.Fatalf("wr has done after its attach showed the code: exit %d, want 1", r.code)
+	}
+}
+
 // A reconnection follows the session through a rename: it attaches by the
 // name the session has now, so another session that took the old name is
 // never shown, nor typed into.

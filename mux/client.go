@@ -56,6 +56,10 @@ type client struct {
 	restoreAsk restoreRequest    // what its restore draws (shown.go); set by serveAttach before it attaches
 	env        map[string]string // its refreshed variables (agent.go); set by serveAttach before it attaches
 	inside     string            // WR_SESSION_ID of the session it runs in (loop.go); set likewise
+	// acksExit: the client confirms an exit code with ExitSeen
+	// (wire.Attach.AckExit); set likewise. Until one has, the session is
+	// kept, exited (session.end).
+	acksExit bool
 	// carriedIn is what an old server had read of its frames and not
 	// handled, read first after a hand-off (upgrade.go); taken by frameSource.
 	carriedIn []byte
@@ -93,8 +97,11 @@ type client struct {
 	queued  int  // bytes of Output in queue
 	lagging bool // output was dropped: redraw once the writer drains
 	closing bool // no more frames after the queue drains; set by close, or by the writer when a write fails
-	writing bool // the writer holds frames it took from the queue and has not finished writing
-	held    bool // an upgrade holds the writer: it takes nothing from the queue (upgrade.go)
+	// awaitSeen: the connection stays open once the queue drains, for the
+	// client's ExitSeen (closeAwaitingSeen); the reader closes it.
+	awaitSeen bool
+	writing   bool // the writer holds frames it took from the queue and has not finished writing
+	held      bool // an upgrade holds the writer: it takes nothing from the queue (upgrade.go)
 	// inflight is the bytes of Output the writer took from the queue and
 	// has not finished writing; owesRelease is set by a memory release
 	// made while the client held much (release.go), and cleared by the
@@ -455,6 +462,18 @@ func (c *client) close(t wire.Type, p []byte) {
 	c.wakeWriter()
 }
 
+// closeAwaitingSeen is close for the Exited frame that asks for ExitSeen:
+// the connection is left open after it, for the reader to read the
+// client's ExitSeen (readClient, awaitSeen) and then close.
+func (c *client) closeAwaitingSeen(t wire.Type, p []byte) {
+	c.queueMu.Lock()
+	if !c.closing {
+		c.awaitSeen = true
+	}
+	c.queueMu.Unlock()
+	c.close(t, p)
+}
+
 // writeLoop is the connection's one writer: it takes everything queued and
 // writes it with one writev (writeBatch). When it has drained the
 // queue of a client that fell behind, drained asks the session for a
@@ -463,7 +482,14 @@ func (c *client) close(t wire.Type, p []byte) {
 // owing one, it calls caughtUp, also with no lock held.
 func (c *client) writeLoop(drained, caughtUp func()) {
 	defer close(c.done)
-	defer c.conn.Close()
+	defer func() {
+		c.queueMu.Lock()
+		open := c.awaitSeen
+		c.queueMu.Unlock()
+		if !open {
+			c.conn.Close()
+		}
+	}()
 	var hdrs []byte
 	var bufs net.Buffers
 	for range c.wake {
@@ -504,6 +530,7 @@ func (c *client) writeLoop(drained, caughtUp func()) {
 				}
 				c.queueMu.Lock()
 				c.closing = true
+				c.awaitSeen = false // the connection failed: nothing to wait for
 				c.queue = nil
 				c.inflight, c.queued = 0, 0
 				owed := c.owesRelease

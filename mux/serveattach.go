@@ -87,6 +87,10 @@ func (s *server) serveAttach(conn *net.UnixConn, req wire.Attach) {
 	c.restoreAsk = restoreRequestOf(req)
 	c.env = req.Env
 	c.inside = inside
+	c.acksExit = req.AckExit && !req.Record
+	// The connection is closed here as well: the writer leaves it open
+	// for a client's ExitSeen (closeAwaitingSeen).
+	defer c.conn.Close()
 	go c.writeLoop(func() { ss.resync(c) }, s.clientCaughtUp)
 	res := ss.attach(c, wire.Attached{Name: ss.name(), ClientID: id, Created: created, ID: ss.sessionID()}, !created)
 	if created {
@@ -101,9 +105,13 @@ func (s *server) serveAttach(conn *net.UnixConn, req wire.Attach) {
 	case attachExited:
 		// Its code and last screen are on their way: seen. Collected
 		// before the client can read them, so that once it has, wr ls
-		// no longer lists the session. A recorder, like wr capture,
-		// leaves it.
-		if !req.Record {
+		// no longer lists the session; for a client that confirms the
+		// code, once it has (it waits for the connection to close). A
+		// recorder, like wr capture, leaves it.
+		switch {
+		case c.acksExit:
+			s.awaitSeen(ss, c, wire.NewReaderSize(c.frameSource(), clientReadBuffer))
+		case !req.Record:
 			s.collect(ss, "seen by wr attach")
 		}
 		<-c.done
@@ -141,7 +149,10 @@ func (s *server) readClient(ss *session, c *client) {
 		}
 		switch f.Type {
 		case wire.TypeInput:
-			if err := ss.input(c, f.Payload); err != nil {
+			if err := ss.input(c, f.Payload); err != nil && !c.acksExit {
+				// The PTY is gone. A client that confirms the exit code
+				// is read on, for its ExitSeen: keys typed as the
+				// session ended must not cut that short.
 				return
 			}
 		case wire.TypeResize:
@@ -151,8 +162,27 @@ func (s *server) readClient(ss *session, c *client) {
 			}
 		case wire.TypeDetach:
 			return
+		case wire.TypeExitSeen:
+			s.collect(ss, "seen by wr attach")
+			return
 		default:
 			// A newer client's frame this server does not know: ignore it.
+		}
+	}
+}
+
+// awaitSeen reads what a client shown an exited session sends until its
+// ExitSeen, which collects the session, or until its connection ends,
+// which leaves the session kept for the next attach or wr wait.
+func (s *server) awaitSeen(ss *session, c *client, fr *wire.Reader) {
+	for {
+		f, err := fr.ReadFrame()
+		if err != nil {
+			return
+		}
+		if f.Type == wire.TypeExitSeen {
+			s.collect(ss, "seen by wr attach")
+			return
 		}
 	}
 }

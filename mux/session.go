@@ -245,7 +245,6 @@ func (ss *session) end(code int) {
 	}
 	// A killed session's model is not drawn to its end (only mu is held):
 	// its last line is taken to be used.
-	exited, _ := wire.Encode(wire.Exited{Code: code, Ending: ending, LineUsed: killed || lineUsed(ss.model.scr)})
 	ss.ended = true
 	ss.code = code
 	clients := ss.order
@@ -255,18 +254,28 @@ func (ss *session) end(code int) {
 	// Ps for later bursts, nor its model alive (procs.go). Its clients'
 	// detach finds them gone and counts nothing.
 	typedInto(ss.model, false)
+	// A recorder has not seen the code for anyone: only a person's client
+	// (or a script's attach) has. One that confirms the code (over ssh)
+	// has not seen it yet either: it may be behind a link that died
+	// unnoticed, and is asked for ExitSeen, which collects the session.
+	seen := slices.ContainsFunc(clients, func(c *client) bool { return !c.record && !c.acksExit })
+	keep := !killed && !seen && ss.keep > 0
+	e := wire.Exited{Code: code, Ending: ending, LineUsed: killed || lineUsed(ss.model.scr)}
+	exited, _ := wire.Encode(e)
+	e.Ack = true
+	asking, _ := wire.Encode(e)
 	for _, c := range clients {
 		// A client that fell behind gets the final screen before Exited.
 		if !killed {
 			c.resyncIfLaggingLocked(ss.model.scr)
 		}
-		c.close(wire.TypeExited, exited)
+		if keep && c.acksExit {
+			c.closeAwaitingSeen(wire.TypeExited, asking)
+		} else {
+			c.close(wire.TypeExited, exited)
+		}
 	}
 	ss.model.stopLocked()
-	// A recorder has not seen the code for anyone: only a person's client
-	// (or a script's attach) has.
-	seen := slices.ContainsFunc(clients, func(c *client) bool { return !c.record })
-	keep := !killed && !seen && ss.keep > 0
 	if keep {
 		ss.endedAt = time.Now()
 		ss.exited.Store(true)
@@ -323,8 +332,13 @@ func (ss *session) attach(c *client, acc wire.Attached, restore bool) attachResu
 			// Drawn to fit the terminal, as a live session's would be.
 			c.sendRedraw(ss.model.scr.AppendViewUpdate(nil, screen.NewView(c.cols, c.rows)))
 		}
-		exited, _ := wire.Encode(wire.Exited{Code: ss.code})
-		c.close(wire.TypeExited, exited)
+		if c.acksExit && !c.record {
+			exited, _ := wire.Encode(wire.Exited{Code: ss.code, Ack: true})
+			c.closeAwaitingSeen(wire.TypeExited, exited)
+		} else {
+			exited, _ := wire.Encode(wire.Exited{Code: ss.code})
+			c.close(wire.TypeExited, exited)
+		}
 		return attachExited
 	}
 	if ss.ended {

@@ -94,6 +94,9 @@ func (a Attach) MarshalJSON() ([]byte, error) {
 		b = append(b, `,"inside":`...)
 		b = appendJSONString(b, a.Inside)
 	}
+	if a.AckExit {
+		b = append(b, `,"ack_exit":true`...)
+	}
 	return append(b, '}'), nil
 }
 

@@ -25,7 +25,7 @@ func TestAttachJSONMatchesReflection(t *testing.T) {
 		"every field": {Name: "n", Create: true, Exclusive: true, ReadOnly: true, Cols: -1, Rows: 1 << 40,
 			Config:   SessionConfig{Command: []string{"sh", "-c", "echo <hi> && exit"}, Cwd: "/", Env: []string{"A=1"}, Cols: 3, Rows: 4, Scrollback: 9, KeepMS: -5},
 			Terminal: "pts/3", Restore: RestoreScreen, DetachOthers: true, Record: true,
-			Env: map[string]string{"TERM": "xterm", "DISPLAY": ":0", "A": "", "": "empty key"}, Inside: "abc"},
+			Env: map[string]string{"TERM": "xterm", "DISPLAY": ":0", "A": "", "": "empty key"}, Inside: "abc", AckExit: true},
 		"awkward strings": {Name: awkward, Config: SessionConfig{Command: []string{awkward, ""}, Cwd: awkward, Env: []string{awkward}},
 			Terminal: awkward, Restore: awkward, Env: map[string]string{awkward: awkward, "b": awkward}, Inside: awkward},
 		"empty but not nil": {Config: SessionConfig{Command: []string{}, Env: []string{}}, Env: map[string]string{}},

@@ -62,6 +62,11 @@ const (
 	TypeRenamed  Type = 48 // server -> client: Renamed
 	TypeSize     Type = 49 // server -> client: Resize, the session's new size (to a recorder only)
 
+	// Since minor 5: a client that asked to confirm (Attach.AckExit) sends
+	// it on an Exited with Ack set; the server collects the session and
+	// closes the connection.
+	TypeExitSeen Type = 52 // client -> server: empty; the client has the code
+
 	// A body too large for one frame, either way: any number of Data
 	// frames, each at most MaxPayload, then one End. Since minor 1.
 	TypeData Type = 50 // raw bytes of the body
@@ -79,7 +84,7 @@ var typeNames = map[Type]string{
 	TypeAttach:       "Attach", TypeAttached: "Attached", TypeInput: "Input",
 	TypeResize: "Resize", TypeDetach: "Detach", TypeOutput: "Output", TypeExited: "Exited",
 	TypeDetached: "Detached", TypeRenamed: "Renamed", TypeSize: "Size",
-	TypeData: "Data", TypeEnd: "End",
+	TypeExitSeen: "ExitSeen", TypeData: "Data", TypeEnd: "End",
 }
 
 func (t Type) String() string {
@@ -170,6 +175,13 @@ type Attach struct {
 	// client runs in, if any: the server refuses an attach that would
 	// loop. Since minor 3.
 	Inside string `json:"inside,omitempty"`
+	// AckExit: the client confirms the session's exit code with ExitSeen.
+	// Until a client has, a session that ends is kept, exited, as if
+	// nobody were attached: a client behind an ssh link that died
+	// unnoticed (a laptop asleep) would otherwise be sent the code into
+	// the dead link and the session collected, and the client, back,
+	// would find nothing. Since minor 5.
+	AckExit bool `json:"ack_exit,omitempty"`
 }
 
 // Env asks for the variables of the client that last acted in a session,
@@ -234,6 +246,9 @@ type Exited struct {
 	// line, so a line the client prints must begin on a new one. Since
 	// minor 3.
 	LineUsed bool `json:"line_used,omitempty"`
+	// Ack asks the client for ExitSeen (it sent Attach.AckExit): the
+	// session is kept until then. Since minor 5.
+	Ack bool `json:"ack,omitempty"`
 }
 
 // Exited.Ending values.

@@ -52,6 +52,7 @@ var typeNumbers = []struct {
 	{"Size", wire.TypeSize, 49},
 	{"Data", wire.TypeData, 50},
 	{"End", wire.TypeEnd, 51},
+	{"ExitSeen", wire.TypeExitSeen, 52},
 	{"KeepAlive", wire.TypeKeepAlive, 55},
 }
 

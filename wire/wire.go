@@ -18,10 +18,11 @@ import "errors"
 // exited state and the restore's options; 3 detaching others, renaming,
 // named keys and recorders (DetachClients, Rename, SendKeys, and Detached,
 // Renamed and Size to attached clients, which an older client ignores); 4
-// the bridge's KeepAlive to attached clients over ssh (bridge.go).
+// the bridge's KeepAlive to attached clients over ssh (bridge.go); 5 a
+// client that confirms the session's exit code (Attach.AckExit, ExitSeen).
 const (
 	ProtocolMajor = 1
-	ProtocolMinor = 4
+	ProtocolMinor = 5
 )
 
 // Version is the wr release; the main package may overwrite it at link time.
