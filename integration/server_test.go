@@ -333,6 +333,35 @@ func TestServerExitsWithLastSession(t *testing.T) {
 	}
 }
 
+// A server that exits removes its socket only while the path is still its
+// own. A cleaner of /tmp that removes the socket and its lock lets a
+// second server start at the same path; the first, when its last session
+// ended, used to remove the second's socket, stranding its sessions.
+func TestServerLeavesAnotherServersSocket(t *testing.T) {
+	e := newEnv(t)
+	gate := filepath.Join(e.dir, "gate")
+	e.mustWr("new", "-d", "--keep", "0", "old", "--", "sh", "-c", "while [ ! -e "+gate+" ]; do sleep 0.01; done")
+	first := e.serverPID()
+	for _, f := range []string{e.socket, e.socket + ".lock"} {
+		if err := os.Remove(f); err != nil {
+			t.Fatal(err)
+		}
+	}
+	e.mustWr("new", "-d", "new", "--", "sleep", "1000")
+	if second := e.serverPID(); second == first {
+		t.Fatalf("no second server: pid %d serves the socket", second)
+	}
+	if err := os.WriteFile(gate, nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	e.eventually("the first server to exit after its only session ended", func() bool {
+		return syscall.Kill(first, 0) != nil
+	})
+	if ls := e.mustWr("ls"); !strings.Contains(ls, "new") {
+		t.Fatalf("after the first server exited, wr ls shows %q, want the second server's session", ls)
+	}
+}
+
 // A server whose last session ended detached stays up while it holds the
 // exited session, and exits once wr wait has collected its code.
 func TestServerExitsWhenLastExitedIsCollected(t *testing.T) {

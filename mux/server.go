@@ -57,10 +57,14 @@ type Options struct {
 // server holds the sessions of one socket.
 type server struct {
 	// Set by Run before it accepts, then only read.
-	socket  string
-	dir     *wire.Dir // the socket's directory, open for the server's life
-	log     *log.Logger
-	started time.Time
+	socket string
+	dir    *wire.Dir // the socket's directory, open for the server's life
+	// socketID is the socket file's identity once bound: at exit only
+	// that file is removed, never one another server bound at the path
+	// after a cleaner removed this one's socket and lock.
+	socketID wire.FileID
+	log      *log.Logger
+	started  time.Time
 	// ln is closed by shutdownLocked (once: stopping), which ends the
 	// accept loop; Run closes it itself only when it fails before serving.
 	ln        *net.UnixListener
@@ -173,6 +177,7 @@ func Run(opts Options) error {
 		}
 	}
 	ln.SetUnlinkOnClose(false)
+	s.socketID, _ = dir.ID(name)
 	s.ln = ln
 	if s.watcher, err = ptyproc.NewWatcher(); err != nil {
 		ln.Close()
@@ -379,13 +384,18 @@ func (s *server) shutdownLocked() {
 	s.stopping = true
 	// The socket goes first: once the listener is closed, Run may return
 	// and the process exit before this goroutine runs another line (with
-	// a second P it did, and left a dead socket behind). Still ours: the
-	// lock keeps any other server from binding it. One systemd passed
-	// stays: systemd listens on it and starts the next server when
-	// someone connects.
+	// a second P it did, and left a dead socket behind). Only if still
+	// ours: the lock keeps any other server from binding it, unless a
+	// cleaner removed the lock and the socket and another server started.
+	// One systemd passed stays: systemd listens on it and starts the next
+	// server when someone connects.
 	if !s.activated {
-		if err := s.dir.Remove(filepath.Base(s.socket)); err != nil {
+		removed, err := s.dir.RemoveIf(filepath.Base(s.socket), s.socketID)
+		switch {
+		case err != nil:
 			s.logf("remove the socket: %v", err)
+		case !removed:
+			s.logf("the socket %s is not this server's any more (removed from outside, maybe bound by another server): left as it is", s.socket)
 		}
 	}
 	close(s.stopped)

@@ -261,6 +261,44 @@ func (d *Dir) Remove(name string) error {
 	return nil
 }
 
+// FileID is what identifies a file: its device and inode.
+type FileID struct{ dev, ino uint64 }
+
+// ID is the identity of name in d (not followed if a symbolic link).
+func (d *Dir) ID(name string) (FileID, error) {
+	if err := checkName(name); err != nil {
+		return FileID{}, err
+	}
+	var st unix.Stat_t
+	if err := unix.Fstatat(d.fd, name, &st, unix.AT_SYMLINK_NOFOLLOW); err != nil {
+		return FileID{}, &fs.PathError{Op: "stat", Path: filepath.Join(d.path, name), Err: err}
+	}
+	return FileID{dev: uint64(st.Dev), ino: uint64(st.Ino)}, nil
+}
+
+// RemoveIf removes name from d only while it is still the file id: a
+// server's socket that was removed from outside (a /tmp cleaner) and bound
+// again by another server is that server's to remove. It reports whether
+// it removed it; a zero id removes whatever is there.
+func (d *Dir) RemoveIf(name string, id FileID) (bool, error) {
+	if id != (FileID{}) {
+		now, err := d.ID(name)
+		if err != nil {
+			if errors.Is(err, fs.ErrNotExist) {
+				return false, nil
+			}
+			return false, err
+		}
+		if now != id {
+			return false, nil
+		}
+	}
+	if err := d.Remove(name); err != nil {
+		return false, err
+	}
+	return true, nil
+}
+
 // Rename renames old to new within d (renameat: through the descriptor).
 func (d *Dir) Rename(old, new string) error {
 	if err := checkName(old); err != nil {
