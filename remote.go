@@ -10,6 +10,7 @@ import (
 	"sync"
 	"text/tabwriter"
 	"time"
+	"unicode/utf8"
 
 	"github.com/urfave/cli/v2"
 
@@ -171,9 +172,44 @@ func printSessions(w io.Writer, all []hostSessions) {
 		if withHost {
 			fmt.Fprintf(tw, "%s\t", s.Host)
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%d\t%d\t%dx%d\t%s\t%s\n", s.Name, status(s.SessionInfo), s.PID, s.Clients, s.Cols, s.Rows, created, strings.Join(s.Command, " "))
+		fmt.Fprintf(tw, "%s\t%s\t%d\t%d\t%dx%d\t%s\t%s\n", s.Name, status(s.SessionInfo), s.PID, s.Clients, s.Cols, s.Rows, created, shownCommand(s.Command))
 	}
 	_ = tw.Flush()
+}
+
+// shownCommand is a session's command as wr ls shows it: its words joined
+// by spaces, with every control character escaped (\n, \t, \e, \xNN), as
+// invalid UTF-8 is. A sh -c script of several lines would otherwise break
+// the table's one line a session (wc -l, awk), and its escape sequences
+// would act on the terminal that lists it.
+func shownCommand(words []string) string {
+	var b strings.Builder
+	for i, w := range words {
+		if i > 0 {
+			b.WriteByte(' ')
+		}
+		for j := 0; j < len(w); {
+			r, n := utf8.DecodeRuneInString(w[j:])
+			switch {
+			case r == utf8.RuneError && n <= 1:
+				fmt.Fprintf(&b, `\x%02x`, w[j])
+			case r == '\n':
+				b.WriteString(`\n`)
+			case r == '\t':
+				b.WriteString(`\t`)
+			case r == '\r':
+				b.WriteString(`\r`)
+			case r == 0x1b:
+				b.WriteString(`\e`)
+			case r < 0x20 || r == 0x7f || r >= 0x80 && r < 0xa0:
+				fmt.Fprintf(&b, `\x%02x`, r)
+			default:
+				b.WriteString(w[j : j+n])
+			}
+			j += n
+		}
+	}
+	return b.String()
 }
 
 // bridgeCommand is what ssh runs on the remote for HOST:NAME: it carries

@@ -76,3 +76,22 @@ func TestLsTableAndJSON(t *testing.T) {
 	tm.send("exit\r")
 	tm.wait()
 }
+
+// A command's control characters are escaped in the table: a sh -c
+// script of several lines kept one session to a line, and its escape
+// sequences reached the terminal that listed it. --json keeps it exact.
+func TestLsEscapesControlsInTheCommand(t *testing.T) {
+	e := newEnv(t)
+	script := "sleep 600\n#\x1b]0;pwned\a\x1b[2J tail"
+	e.mustWr("new", "-d", "evil", "--", "sh", "-c", script)
+	ls := e.mustWr("ls")
+	if lines := strings.Split(strings.TrimSuffix(ls, "\n"), "\n"); len(lines) != 2 {
+		t.Fatalf("wr ls shows %d lines for one session:\n%s", len(lines), ls)
+	}
+	if strings.ContainsAny(ls, "\x1b\a") || !strings.Contains(ls, `sh -c sleep 600\n#\e]0;pwned\x07\e[2J tail`) {
+		t.Fatalf("wr ls shows the command as %q", ls)
+	}
+	if js := e.mustWr("ls", "--json"); !strings.Contains(js, `"sleep 600\n#\u001b]0;pwned\u0007\u001b[2J tail"`) {
+		t.Fatalf("wr ls --json: %s", js)
+	}
+}
