@@ -18,8 +18,9 @@ import (
 // (it is global); a flag of the verb moves before the verb's first
 // argument, with its value when it takes one. Everything after "--" stays
 // where it is (a command and its arguments). For send, whose words are
-// text, only its own flags move: `wr send x ls -la` sends "ls -la"; for
-// any other verb an unknown flag moves too, so the parser names it.
+// text, only its own flags move: `wr send x ls -la` sends "ls -la" (but an
+// unknown --flag before the text is refused); for any other verb an
+// unknown flag moves too, so the parser names it.
 func normalizeArgs(app *cli.App, args []string) []string {
 	if len(args) < 2 {
 		return args
@@ -78,8 +79,13 @@ func normalizeArgs(app *cli.App, args []string) []string {
 			}
 		case name == "help" || name == "h":
 			flags = append(flags, a)
-		case cmd.Name == "send":
-			words = append(words, a) // text that starts with a dash
+		case cmd.Name == "send" && (len(words) > 1 || !strings.HasPrefix(a, "--")):
+			// Text that starts with a dash (ls -la), or any word once the
+			// text has begun. A --word before the text is a mistyped
+			// flag (--entre, --keys), which was typed into the program
+			// with exit 0: the parser names it; text that starts with
+			// -- goes after --.
+			words = append(words, a)
 		default:
 			flags = append(flags, a) // unknown: the parser says so
 		}

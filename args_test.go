@@ -18,6 +18,8 @@ func TestNormalizeArgs(t *testing.T) {
 		{"unknown flag moves to be named", "wr kill sb --al", "wr kill --al sb"},
 		{"send keeps dashed text", "wr send x ls -la --enter", "wr send --enter x ls -la"},
 		{"send stdin", "wr send x - --timeout 0", "wr send --timeout 0 x -"},
+		{"send names a mistyped flag before the text", "wr send x --entre echo hi", "wr send --entre x echo hi"},
+		{"send keeps a --word once the text began", "wr send x ls --color", "wr send x ls --color"},
 		{"nothing after --", "wr new -d x -- sh -c --all", "wr new -d x -- sh -c --all"},
 		{"subcommand", "wr server status --socket /s", "wr --socket /s server status"},
 		{"short alias", "wr attach x -d", "wr attach -d x"},

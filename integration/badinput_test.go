@@ -72,3 +72,28 @@ func TestUsageErrors(t *testing.T) {
 		}
 	}
 }
+
+// A mistyped flag of wr send before its text is a usage error that sends
+// nothing: it was typed into the program as text, with exit 0. Text that
+// starts with -- goes after --, and a --word once the text began is text.
+func TestSendRefusesAMistypedFlag(t *testing.T) {
+	e := newEnv(t)
+	e.mustWr("new", "-d", "s", "--", "sh", "-c", "stty -echo; cat")
+	for _, args := range [][]string{
+		{"send", "s", "--entre", "typed-1"},
+		{"send", "s", "--keys", "Enter"},
+	} {
+		if r := e.wr(args...); r.code != 2 || !strings.Contains(r.stderr, "did you mean") {
+			t.Errorf("wr %q: exit %d stderr %q, want 2 naming the flag", args, r.code, r.stderr)
+		}
+	}
+	e.mustWr("send", "s", "--enter", "--", "--entre")
+	e.mustWr("send", "s", "--enter", "ls", "--color")
+	e.eventually("the text sent", func() bool {
+		c := e.mustWr("capture", "s")
+		return strings.Contains(c, "--entre") && strings.Contains(c, "ls --color")
+	})
+	if c := e.mustWr("capture", "s"); strings.Contains(c, "typed-1") || strings.Contains(c, "--keys") {
+		t.Fatalf("a refused send reached the program:\n%s", c)
+	}
+}
