@@ -4,10 +4,13 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"slices"
 	"sort"
 	"strings"
 
 	"github.com/urfave/cli/v2"
+
+	"wr/wire"
 )
 
 // envCommand is wr env: export lines for a prompt hook, so a shell that
@@ -46,25 +49,39 @@ func envCommand() *cli.Command {
 			if err != nil {
 				return err
 			}
-			fmt.Print(exportLines(vars))
+			fmt.Print(exportLines(vars, wire.RefreshedNames(os.LookupEnv)))
 			return nil
 		},
 	}
 }
 
 // exportLines renders vars as sh export lines in name order, each value
-// single-quoted, less SSH_AUTH_SOCK (the session's is already its link).
-func exportLines(vars map[string]string) string {
-	names := make([]string, 0, len(vars))
+// single-quoted, less SSH_AUTH_SOCK (the session's is already its link),
+// then an unset line for each of names (the refreshed variables) the
+// client that last acted does not have: a shell that took DISPLAY from one
+// login must lose it when the next login has none, as tmux's
+// show-environment -s says.
+func exportLines(vars map[string]string, names []string) string {
+	set := make([]string, 0, len(vars))
 	for k := range vars {
 		if k != "SSH_AUTH_SOCK" && isShellName(k) {
-			names = append(names, k)
+			set = append(set, k)
 		}
 	}
-	sort.Strings(names)
+	sort.Strings(set)
 	var b strings.Builder
-	for _, k := range names {
+	for _, k := range set {
 		fmt.Fprintf(&b, "export %s='%s'\n", k, strings.ReplaceAll(vars[k], "'", `'\''`))
+	}
+	var unset []string
+	for _, k := range names {
+		if _, ok := vars[k]; !ok && k != "SSH_AUTH_SOCK" && isShellName(k) && !slices.Contains(unset, k) {
+			unset = append(unset, k)
+		}
+	}
+	sort.Strings(unset)
+	for _, k := range unset {
+		fmt.Fprintf(&b, "unset %s\n", k)
 	}
 	return b.String()
 }

@@ -68,7 +68,9 @@ func TestAgentFollowsTheLastClient(t *testing.T) {
 	t2.expect("agent=" + link)
 
 	out := e.mustWr("env", "x")
-	want := "export DISPLAY=':2'\nexport FOO='it'\\''s here'\n"
+	// The refreshed variables the client lacks are unset, so a shell
+	// loses what an earlier login gave it.
+	want := "export DISPLAY=':2'\nexport FOO='it'\\''s here'\nunset COLORTERM\nunset SSH_CONNECTION\nunset WAYLAND_DISPLAY\n"
 	if out != want {
 		t.Errorf("wr env x printed %q, want %q", out, want)
 	}
@@ -81,6 +83,32 @@ func TestAgentFollowsTheLastClient(t *testing.T) {
 		names, _ := filepath.Glob(link + "*")
 		return len(names) == 0
 	})
+}
+
+// A client that has none of the refreshed variables still acts: the
+// session then has none, and wr env unsets what an earlier client gave.
+// Such a client sent no variables at all, which the server took for a
+// client too old to say, and wr env kept printing the earlier DISPLAY.
+func TestEnvUnsetsWhatTheLastClientLacks(t *testing.T) {
+	e := newEnv(t)
+	t1 := e.termEnv(80, 24, e.with("DISPLAY=:9", "SSH_CONNECTION=1.2.3.4 5 6.7.8.9 22"), "attach", "x")
+	t1.expect(prompt)
+	t1.send("\x1c")
+	if code := t1.wait(); code != 0 {
+		t.Fatalf("detach exited %d", code)
+	}
+	if out := e.mustWr("env", "x"); !strings.Contains(out, "export DISPLAY=':9'") {
+		t.Fatalf("wr env x after the first client: %q", out)
+	}
+	t2 := e.term(80, 24, "attach", "x") // none of them
+	t2.expect("\x1b[?2026l")            // the restore's end: attached
+	out := e.mustWr("env", "x")
+	if strings.Contains(out, "export") || !strings.Contains(out, "unset DISPLAY\n") || !strings.Contains(out, "unset SSH_CONNECTION\n") {
+		t.Fatalf("wr env x after a client with none of the variables printed %q, want only unset lines", out)
+	}
+	// The prompt hook, inside the session: the shell loses them.
+	t2.send(`export DISPLAY=:9; eval "$('` + wrBin + `' env)"; echo "display=${DISPLAY-unset}"` + "\r")
+	t2.expect("display=unset")
 }
 
 // wr env outside a session needs a NAME, and names a session that exists.

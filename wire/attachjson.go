@@ -72,7 +72,9 @@ func (a Attach) MarshalJSON() ([]byte, error) {
 	if a.Record {
 		b = append(b, `,"record":true`...)
 	}
-	if len(a.Env) > 0 {
+	if a.Env == nil {
+		b = append(b, `,"env":null`...)
+	} else {
 		b = append(b, `,"env":{`...)
 		// encoding/json writes a map's keys sorted.
 		keys := make([]string, 0, len(a.Env))

@@ -14,17 +14,24 @@ var refreshedVars = []string{"SSH_AUTH_SOCK", "DISPLAY", "WAYLAND_DISPLAY", "SSH
 // standard ones and those named in WR_UPDATE_ENV (separated by spaces or
 // commas). Variables the client does not have are left out.
 func RefreshedEnv(lookup func(string) (string, bool)) map[string]string {
-	names := refreshedVars
-	if extra, ok := lookup("WR_UPDATE_ENV"); ok {
-		names = append(names[:len(names):len(names)], strings.FieldsFunc(extra, func(r rune) bool { return r == ' ' || r == ',' })...)
-	}
 	vars := map[string]string{}
-	for _, n := range names {
+	for _, n := range RefreshedNames(lookup) {
 		if v, ok := lookup(n); ok && n != "" && !strings.ContainsRune(n, '=') {
 			vars[n] = v
 		}
 	}
 	return vars
+}
+
+// RefreshedNames are the names of the variables a session refreshes, as
+// an environment read through lookup names them: the standard ones and
+// those in its WR_UPDATE_ENV.
+func RefreshedNames(lookup func(string) (string, bool)) []string {
+	names := refreshedVars
+	if extra, ok := lookup("WR_UPDATE_ENV"); ok {
+		names = append(names[:len(names):len(names)], strings.FieldsFunc(extra, func(r rune) bool { return r == ' ' || r == ',' })...)
+	}
+	return names
 }
 
 // LookupIn reads a variable from an environment in os.Environ's form.

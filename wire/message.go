@@ -169,8 +169,11 @@ type Attach struct {
 	// the session's size changes. Since minor 3.
 	Record bool `json:"record,omitempty"`
 	// Env is what the client has of the variables a session refreshes
-	// from the client that last acted (RefreshedEnv). Since minor 3.
-	Env map[string]string `json:"env,omitempty"`
+	// from the client that last acted (RefreshedEnv). Since minor 3. Sent
+	// even when empty (a client with none of them): the session then has
+	// none; null is a client that does not say (one before 1.3, a
+	// recorder), which changes nothing.
+	Env map[string]string `json:"env"`
 	// Inside is the WR_SESSION_ID of the session of this server the
 	// client runs in, if any: the server refuses an attach that would
 	// loop. Since minor 3.
