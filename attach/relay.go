@@ -110,6 +110,11 @@ func Run(opts Options) (code int, err error) {
 	restore()
 
 	switch {
+	case out.err != nil && isTerm && isTerminal(opts.Stdout):
+		// Lost the server, or the link for good: the message (printed
+		// by the caller) starts a line of its own, not at the end of
+		// whatever line the session left the cursor on.
+		fmt.Fprint(opts.Stdout, "\n")
 	case out.detached && out.err == nil:
 		fmt.Fprintf(opts.Stdout, "\n[detached from %s]\n", *r.name.Load())
 	case accepted.Exited && out.err == nil:

@@ -156,3 +156,18 @@ func TestAttachCarriesAwkwardValues(t *testing.T) {
 		t.Fatalf("session = %+v, %v; want one in %q", s, ok, dir)
 	}
 }
+
+// A client that loses its server says so on a line of its own, not after
+// the prompt or the partial line the session left the cursor on.
+func TestLostServerIsSaidOnALineOfItsOwn(t *testing.T) {
+	e := newEnv(t)
+	tm := e.term(80, 24, "attach", "s")
+	tm.expect(prompt)
+	tm.send("printf partial-line\r")
+	tm.expect("partial-line" + prompt)
+	_ = syscall.Kill(e.serverPID(), syscall.SIGKILL)
+	if code := tm.wait(); code != 1 {
+		t.Fatalf("exit code %d, want 1", code)
+	}
+	tm.expect("\nwr: lost the server")
+}
