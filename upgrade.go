@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/urfave/cli/v2"
 
@@ -59,7 +60,11 @@ func upgradeFailed(socket string, err error) error {
 	case errors.Is(err, attach.ErrUpgradeTimeout):
 		return fail(1, "the server did not answer the upgrade within 15 s; see %s.log, and `wr server status` for the version it runs", socket)
 	case errors.Is(err, attach.ErrUpgradeLost):
-		return fail(1, "the server exec'd the new binary but it did not take over (its sessions are lost; see %s.log): %v", socket, errors.Unwrap(err))
+		// err wraps ErrUpgradeLost and the read's error side by side, so
+		// errors.Unwrap has nothing to give (it said "<nil>"): the read's
+		// error is what follows ErrUpgradeLost's own words.
+		why := strings.TrimPrefix(err.Error(), attach.ErrUpgradeLost.Error()+": ")
+		return fail(1, "the server exec'd the new binary but it did not take over (its sessions are lost; see %s.log): %s", socket, why)
 	}
 	return fail(1, "%s", sentence(err))
 }

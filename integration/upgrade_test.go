@@ -744,3 +744,29 @@ func TestUpgradeRefusedDuringStreamingSend(t *testing.T) {
 	}
 	waitFile("line 1\nline 2\n")
 }
+
+// TestUpgradeToABinaryThatDoesNotTakeOver: a binary that passes its check
+// but exits when exec'd loses the sessions, as the README warns; the
+// message says why without a "<nil>", and the hand-off state it never
+// read (every session's screen) is removed by the next server to start.
+func TestUpgradeToABinaryThatDoesNotTakeOver(t *testing.T) {
+	e := newEnv(t)
+	e.mustWr("new", "-d", "s1")
+	quitter := filepath.Join(e.dir, "quitting-wr")
+	script := "#!/bin/sh\nif [ \"$2\" = check-handoff ]; then echo 'wr-handoff-ok 1 5 test'; exit 0; fi\nexit 1\n"
+	if err := os.WriteFile(quitter, []byte(script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	r := e.wr("server", "upgrade", "--binary", quitter)
+	if r.code != 1 || !strings.Contains(r.stderr, "did not take over") || strings.Contains(r.stderr, "<nil>") {
+		t.Fatalf("upgrade to a binary that quits: exit %d, stderr %q", r.code, r.stderr)
+	}
+	state := e.socket + ".handoff"
+	if _, err := os.Stat(state); err != nil {
+		t.Fatalf("no hand-off state after the failed take-over (%v): the test proves nothing", err)
+	}
+	e.mustWr("new", "-d", "s2")
+	if _, err := os.Stat(state); !os.IsNotExist(err) {
+		t.Fatalf("the hand-off state outlived a new server's start: %v", err)
+	}
+}

@@ -164,6 +164,10 @@ func Run(opts Options) error {
 		// The start lock of earlier versions (clients now lock the
 		// directory), and agent links a server that died left behind.
 		_ = dir.Remove(name + ".start")
+		// The state of a hand-off the new binary never took (it failed
+		// before reading it): every session's screen and scrollback, not
+		// to be left lying about.
+		_ = dir.Remove(handoffName(s.socket))
 		s.removeStaleAgentLinks()
 	}
 	// A server that ends takes its version out of the lock file, so that
