@@ -54,6 +54,18 @@ func fail(code int, format string, args ...any) error {
 // usageError marks a command line that could not be understood.
 type usageError struct{ err error }
 
+// notNegative is the Action of a flag whose value may not be negative: a
+// --timeout of -1s was taken as no limit, and --scrollback -5 as the
+// default, both silently.
+func notNegative[T time.Duration | int](name string) func(*cli.Context, T) error {
+	return func(_ *cli.Context, v T) error {
+		if v < 0 {
+			return &usageError{fmt.Errorf("--%s may not be negative (%v)", name, v)}
+		}
+		return nil
+	}
+}
+
 func (e *usageError) Error() string { return e.err.Error() }
 
 // executable is os.Executable, read once: an attach asks for it twice (to
@@ -321,10 +333,10 @@ var detachKeyFlag = &cli.StringFlag{Name: "detach-key", Value: defaultDetachKey,
 
 // keepFlag sets how long a new session is kept, exited, when it ends with
 // nobody attached.
-var keepFlag = &cli.DurationFlag{Name: "keep", Value: 24 * time.Hour, Usage: "keep a session that ends while detached, with its code and screen, for `DURATION` (0: not at all)"}
+var keepFlag = &cli.DurationFlag{Name: "keep", Value: 24 * time.Hour, Usage: "keep a session that ends while detached, with its code and screen, for `DURATION` (0: not at all)", Action: notNegative[time.Duration]("keep")}
 
 // scrollbackFlag sets a new session's scrollback.
-var scrollbackFlag = &cli.IntFlag{Name: "scrollback", Value: screen.DefaultScrollback, Usage: "lines of scrollback kept for a new session"}
+var scrollbackFlag = &cli.IntFlag{Name: "scrollback", Value: screen.DefaultScrollback, Usage: "lines of scrollback kept for a new session", Action: notNegative[int]("scrollback")}
 
 // client is the control API on the socket of --socket / $WR_SOCKET / the
 // default.
@@ -488,7 +500,7 @@ func lsCommand() *cli.Command {
 		ArgsUsage: "[HOST:...]",
 		Flags: []cli.Flag{
 			&cli.BoolFlag{Name: "json", Usage: "print a JSON array"},
-			&cli.DurationFlag{Name: "timeout", Value: 15 * time.Second, Usage: "for HOST:, give up on a host that has not answered within `DURATION` (0: wait as long as ssh does)"},
+			&cli.DurationFlag{Name: "timeout", Value: 15 * time.Second, Usage: "for HOST:, give up on a host that has not answered within `DURATION` (0: wait as long as ssh does)", Action: notNegative[time.Duration]("timeout")},
 		},
 		Action: func(c *cli.Context) error {
 			if c.Args().Len() > 0 {
@@ -596,7 +608,7 @@ func killCommand() *cli.Command {
 }
 
 // sendTimeoutFlag bounds a wr send.
-var sendTimeoutFlag = &cli.DurationFlag{Name: "timeout", Value: 10 * time.Second, Usage: "give up if the program has not taken all the text within `DURATION` (0: wait forever)"}
+var sendTimeoutFlag = &cli.DurationFlag{Name: "timeout", Value: 10 * time.Second, Usage: "give up if the program has not taken all the text within `DURATION` (0: wait forever)", Action: notNegative[time.Duration]("timeout")}
 
 func sendCommand() *cli.Command {
 	return &cli.Command{
@@ -724,7 +736,7 @@ func waitCommand() *cli.Command {
 		Usage:     "wait for a session to end and exit with its code",
 		ArgsUsage: "NAME",
 		Flags: []cli.Flag{
-			&cli.DurationFlag{Name: "timeout", Usage: "give up after `DURATION` and exit 124 (0: wait forever)"},
+			&cli.DurationFlag{Name: "timeout", Usage: "give up after `DURATION` and exit 124 (0: wait forever)", Action: notNegative[time.Duration]("timeout")},
 		},
 		Action: func(c *cli.Context) error {
 			name, cl, err := oneNameClient(c)

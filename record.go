@@ -11,6 +11,7 @@ import (
 	"slices"
 	"strings"
 	"syscall"
+	"time"
 
 	"github.com/urfave/cli/v2"
 	"golang.org/x/sys/unix"
@@ -45,8 +46,8 @@ func recordCommand() *cli.Command {
 			// The background recorder of wr new -d --record: it creates
 			// the session, so the recording holds it from its start.
 			&cli.BoolFlag{Name: "create", Hidden: true},
-			&cli.IntFlag{Name: "scrollback", Hidden: true, Value: scrollbackFlag.Value},
-			&cli.DurationFlag{Name: "keep", Hidden: true, Value: keepFlag.Value},
+			&cli.IntFlag{Name: "scrollback", Hidden: true, Value: scrollbackFlag.Value, Action: notNegative[int]("scrollback")},
+			&cli.DurationFlag{Name: "keep", Hidden: true, Value: keepFlag.Value, Action: notNegative[time.Duration]("keep")},
 		},
 		Action: func(c *cli.Context) error {
 			args := c.Args().Slice()

@@ -220,7 +220,7 @@ func bridgeCommand() *cli.Command {
 		Usage: "carry a client's frames between stdin/stdout and this machine's server (what `ssh HOST wr bridge` runs for HOST:NAME)",
 		Flags: []cli.Flag{
 			&cli.BoolFlag{Name: "start", Usage: "start the server when none runs"},
-			&cli.DurationFlag{Name: "keepalive", Usage: "send an attached client a keep-alive frame after `DURATION` without output (0: never)"},
+			&cli.DurationFlag{Name: "keepalive", Usage: "send an attached client a keep-alive frame after `DURATION` without output (0: never)", Action: notNegative[time.Duration]("keepalive")},
 		},
 		Action: func(c *cli.Context) error {
 			if c.Args().Len() > 0 {
@@ -252,8 +252,8 @@ func hostPrefix(arg string) string {
 
 // reconnectFlag bounds how long an attached client of another machine
 // tries to get a dropped link back.
-var reconnectFlag = &cli.DurationFlag{Name: "reconnect", Value: 10 * time.Minute, Usage: "for HOST:NAME, try to get a dropped link back for `DURATION` (0: never)"}
+var reconnectFlag = &cli.DurationFlag{Name: "reconnect", Value: 10 * time.Minute, Usage: "for HOST:NAME, try to get a dropped link back for `DURATION` (0: never)", Action: notNegative[time.Duration]("reconnect")}
 
 // keepaliveFlag is how long such a link may stay silent before it counts
 // as dropped; the remote bridge is asked to speak after a third of it.
-var keepaliveFlag = &cli.DurationFlag{Name: "keepalive", Value: 15 * time.Second, Usage: "for HOST:NAME, take a link silent for `DURATION` as dropped"}
+var keepaliveFlag = &cli.DurationFlag{Name: "keepalive", Value: 15 * time.Second, Usage: "for HOST:NAME, take a link silent for `DURATION` as dropped", Action: notNegative[time.Duration]("keepalive")}

@@ -66,6 +66,11 @@ func TestUsageErrors(t *testing.T) {
 		{"attach", "--detach-key", "meta-x", "x"},
 		{"attach", "--detach-key", "ctrl-[", "x"},
 		{"wait"},
+		// A negative duration or count was taken as none, or as the default.
+		{"wait", "--timeout", "-1s", "x"},
+		{"send", "x", "--timeout", "-1s", "hi"},
+		{"new", "-d", "--keep", "-1s", "x"},
+		{"new", "-d", "--scrollback", "-5", "x"},
 	} {
 		if r := e.wr(args...); r.code != 2 || r.stderr == "" {
 			t.Errorf("wr %q: exit %d stderr %q, want 2 with a message", args, r.code, r.stderr)
