@@ -366,6 +366,33 @@ func TestRemoteExitCodeOutlivesAnUnnoticedDeadLink(t *testing.T) {
 	}
 }
 
+// A client over ssh still confirms the code after the server there was
+// upgraded: the hand-off used to drop that, and a session ending behind a
+// dead link was removed again.
+func TestRemoteExitCodeOutlivesADeadLinkAfterAnUpgrade(t *testing.T) {
+	e := newEnv(t)
+	h := newSSHHost(t, e)
+	a := h.term(80, 24, "attach", "dev:x", "--", "sh")
+	a.send("echo up-$((6*7))\r")
+	a.expect("up-42")
+	there := e.with("WR_SOCKET=" + h.sockets["dev"])
+	if r := e.wrIn("", there, "server", "upgrade"); r.code != 0 {
+		t.Fatalf("wr server upgrade there: exit %d, stderr %q", r.code, r.stderr)
+	}
+	a.send("echo still-$((6*7))\r")
+	a.expect("still-42")
+	h.signalSessions(syscall.SIGSTOP)
+	e.wrIn("", there, "send", "x", "--enter", "exit 9")
+	e.eventually("the session to be kept, exited", func() bool {
+		return strings.Contains(e.wrIn("", there, "ls").stdout, "exited 9")
+	})
+	h.dropLink(t, a)
+	h.listen(t)
+	if code := a.wait(); code != 9 {
+		t.Fatalf("exit %d, want the session's 9", code)
+	}
+}
+
 // Over a live link the code is confirmed at once: the attach exits with
 // it, and by then the session is collected, as a local attach leaves it,
 // both for a session that ends while attached and for one that had ended.

@@ -770,3 +770,41 @@ func TestUpgradeToABinaryThatDoesNotTakeOver(t *testing.T) {
 		t.Fatalf("the hand-off state outlived a new server's start: %v", err)
 	}
 }
+
+// TestUpgradeWhileAnExitIsUnconfirmed: a client that confirms exit codes
+// (one over ssh) shown an exited session holds its ExitSeen, as a stalled
+// link would: an upgrade goes ahead all the same, and the session, still
+// exited, is the new server's. It used to be refused ("an Attach request
+// is still under way") for as long as the link stalled.
+func TestUpgradeWhileAnExitIsUnconfirmed(t *testing.T) {
+	e := newEnv(t)
+	e.mustWr("new", "-d", "x", "--", "sh", "-c", "exit 3")
+	e.eventually("x to exit", func() bool { return strings.Contains(e.mustWr("ls"), "exited 3") })
+	c, f := handshake(t, e.socket, wire.ProtocolMajor)
+	if f.Type != wire.TypeWelcome {
+		t.Fatalf("got %s", f.Type)
+	}
+	req, _ := wire.Encode(wire.Attach{Name: "x", AckExit: true})
+	if err := wire.WriteFrame(c, wire.TypeAttach, req); err != nil {
+		t.Fatal(err)
+	}
+	for {
+		f, err := wire.ReadFrame(c)
+		if err != nil {
+			t.Fatalf("before Exited: %v", err)
+		}
+		if f.Type == wire.TypeExited {
+			var ex wire.Exited
+			if err := wire.Decode(f, &ex); err != nil || !ex.Ack || ex.Code != 3 {
+				t.Fatalf("Exited %+v (%v), want code 3 asking for ExitSeen", ex, err)
+			}
+			break
+		}
+	}
+	if r := e.wr("server", "upgrade"); r.code != 0 {
+		t.Fatalf("upgrade with an exit unconfirmed: exit %d, stderr %q", r.code, r.stderr)
+	}
+	if !strings.Contains(e.mustWr("ls"), "exited 3") {
+		t.Fatal("the exited session did not reach the new server")
+	}
+}

@@ -110,6 +110,11 @@ func (s *server) serveAttach(conn *net.UnixConn, req wire.Attach) {
 		// recorder, like wr capture, leaves it.
 		switch {
 		case c.acksExit:
+			// Settled first: an upgrade must not wait on a client
+			// whose ExitSeen is held up by a stalled link. Its exec
+			// closes the connection, and the session, still exited,
+			// goes to the new server.
+			s.up.settle(conn)
 			s.awaitSeen(ss, c, wire.NewReaderSize(c.frameSource(), clientReadBuffer))
 		case !req.Record:
 			s.collect(ss, "seen by wr attach")

@@ -415,7 +415,7 @@ func (s *server) sessionEnded(ss *session, keep bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if keep && s.sessions[ss.name()] == ss && !s.draining && !s.stopping {
-		s.logf("session %s exited (code %d) with nobody attached; kept for %v or until seen", ss.name(), ss.code, ss.keep)
+		s.logf("session %s exited (code %d) with nobody attached who has seen it; kept for %v or until seen", ss.name(), ss.code, ss.keep)
 		ss.expiry = time.AfterFunc(ss.keep, func() { s.collect(ss, "expired") })
 		return
 	}

@@ -260,6 +260,12 @@ func (ss *session) end(code int) {
 	// unnoticed, and is asked for ExitSeen, which collects the session.
 	seen := slices.ContainsFunc(clients, func(c *client) bool { return !c.record && !c.acksExit })
 	keep := !killed && !seen && ss.keep > 0
+	if keep {
+		// Exited before anyone is asked to confirm it: an ExitSeen that
+		// came back at once would otherwise find nothing to collect.
+		ss.endedAt = time.Now()
+		ss.exited.Store(true)
+	}
 	e := wire.Exited{Code: code, Ending: ending, LineUsed: killed || lineUsed(ss.model.scr)}
 	exited, _ := wire.Encode(e)
 	e.Ack = true
@@ -276,10 +282,6 @@ func (ss *session) end(code int) {
 		}
 	}
 	ss.model.stopLocked()
-	if keep {
-		ss.endedAt = time.Now()
-		ss.exited.Store(true)
-	}
 	if killed {
 		ss.mu.Unlock()
 	} else {
