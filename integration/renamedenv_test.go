@@ -18,7 +18,7 @@ func TestRenamedSessionKeepsItsIdentity(t *testing.T) {
 	}
 	// Inside old (its WR_SESSION says work): its own variables.
 	tm.send(`echo "[$('` + wrBin + `' env)]"` + "\r")
-	tm.expect("[export DISPLAY=':7']")
+	tm.expect("[export DISPLAY=':7'\r\nunset COLORTERM")
 	// And the session now called work is another one: attaching is no loop.
 	tm.send(wrBin + " attach work\r")
 	e.eventually("a client inside old attached to the new work", func() bool {
