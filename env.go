@@ -49,7 +49,7 @@ func envCommand() *cli.Command {
 			if err != nil {
 				return err
 			}
-			fmt.Print(exportLines(vars, wire.RefreshedNames(os.LookupEnv)))
+			fmt.Print(exportLines(vars, wire.StandardRefreshed()))
 			return nil
 		},
 	}
@@ -57,10 +57,12 @@ func envCommand() *cli.Command {
 
 // exportLines renders vars as sh export lines in name order, each value
 // single-quoted, less SSH_AUTH_SOCK (the session's is already its link),
-// then an unset line for each of names (the refreshed variables) the
-// client that last acted does not have: a shell that took DISPLAY from one
-// login must lose it when the next login has none, as tmux's
-// show-environment -s says.
+// then an unset line for each of names (the standard refreshed
+// variables) the client that last acted does not have: a shell that took
+// DISPLAY from one login must lose it when the next login has none, as
+// tmux's show-environment -s says. Names from WR_UPDATE_ENV are never
+// unset: the client may not have been asked for them (its WR_UPDATE_ENV
+// is its own), and a value set by hand in the shell must survive.
 func exportLines(vars map[string]string, names []string) string {
 	set := make([]string, 0, len(vars))
 	for k := range vars {

@@ -111,6 +111,27 @@ func TestEnvUnsetsWhatTheLastClientLacks(t *testing.T) {
 	t2.expect("display=unset")
 }
 
+// Only a person's terminal refreshes the variables: a script's attach
+// with no terminal (cron, CI) has its own environment, which must not
+// unset the login's DISPLAY; and a name from WR_UPDATE_ENV, which the
+// client may not have been asked for, is never unset.
+func TestEnvIgnoresAScriptAndKeepsExtraNames(t *testing.T) {
+	e := newEnv(t)
+	t1 := e.termEnv(80, 24, e.with("DISPLAY=:9"), "attach", "x")
+	t1.expect(prompt)
+	script := exec.Command(wrBin, "attach", "--no-create", "x") // no terminal, no DISPLAY
+	script.Env, script.Dir = e.vars, e.dir
+	if err := script.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = script.Process.Kill(); _ = script.Wait() })
+	e.waitClients("x", 2)
+	out := e.wrIn("", e.with("WR_UPDATE_ENV=KRB5CCNAME"), "env", "x")
+	if !strings.Contains(out.stdout, "export DISPLAY=':9'") || strings.Contains(out.stdout, "KRB5CCNAME") {
+		t.Fatalf("wr env x after a script's attach printed %q, want the terminal's DISPLAY and nothing of KRB5CCNAME", out.stdout)
+	}
+}
+
 // wr env outside a session needs a NAME, and names a session that exists.
 func TestEnvNeedsASession(t *testing.T) {
 	e := newEnv(t)

@@ -26,10 +26,12 @@ func (s *server) agentPath(link string) string { return filepath.Join(s.dir.Path
 
 // actedLocked records that a person acted through c (it attached, or took
 // the size): the session's refreshed variables become c's, and its agent
-// link follows c's agent. A read-only client does not act. Called with the
-// session's mu held.
+// link follows c's agent. A read-only client does not act, nor does one
+// with no terminal (a script's wr attach </dev/null): its environment is a
+// cron job's or a CI runner's, not the login a person came back from.
+// Called with the session's mu held.
 func (ss *session) actedLocked(c *client) {
-	if c.readOnly || c.env == nil {
+	if c.readOnly || c.env == nil || !c.terminal {
 		return
 	}
 	ss.env = c.env

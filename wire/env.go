@@ -23,6 +23,11 @@ func RefreshedEnv(lookup func(string) (string, bool)) map[string]string {
 	return vars
 }
 
+// StandardRefreshed are the variables every client sends when it has
+// them, whatever its WR_UPDATE_ENV: a client's lacking one of these says
+// it has none.
+func StandardRefreshed() []string { return refreshedVars[:len(refreshedVars):len(refreshedVars)] }
+
 // RefreshedNames are the names of the variables a session refreshes, as
 // an environment read through lookup names them: the standard ones and
 // those in its WR_UPDATE_ENV.
