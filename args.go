@@ -79,7 +79,7 @@ func normalizeArgs(app *cli.App, args []string) []string {
 			}
 		case name == "help" || name == "h":
 			flags = append(flags, a)
-		case cmd.Name == "send" && (len(words) > 1 || !strings.HasPrefix(a, "--")):
+		case cmd.Name == "send" && (len(words) > 1 || !looksLikeFlag(a)):
 			// Text that starts with a dash (ls -la), or any word once the
 			// text has begun. A --word before the text is a mistyped
 			// flag (--entre, --keys), which was typed into the program
@@ -94,6 +94,21 @@ func normalizeArgs(app *cli.App, args []string) []string {
 	out = append(out, verb...)
 	out = append(out, flags...)
 	return append(out, words...)
+}
+
+// looksLikeFlag reports whether a is spelled as a long flag, --name or
+// --name=value: '-- comment' or '--> arrow', sent as one word, is text.
+func looksLikeFlag(a string) bool {
+	name, _, _ := strings.Cut(strings.TrimPrefix(a, "--"), "=")
+	if !strings.HasPrefix(a, "--") || name == "" || !(name[0] >= 'a' && name[0] <= 'z' || name[0] >= 'A' && name[0] <= 'Z') {
+		return false
+	}
+	for _, r := range name {
+		if !(r == '-' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9') {
+			return false
+		}
+	}
+	return true
 }
 
 // flagName is the name of the flag a names (without dashes and value), ""

@@ -20,6 +20,7 @@ func TestNormalizeArgs(t *testing.T) {
 		{"send stdin", "wr send x - --timeout 0", "wr send --timeout 0 x -"},
 		{"send names a mistyped flag before the text", "wr send x --entre echo hi", "wr send --entre x echo hi"},
 		{"send keeps a --word once the text began", "wr send x ls --color", "wr send x ls --color"},
+		{"send keeps text that only starts like a flag", "wr send x --> --", "wr send x --> --"},
 		{"nothing after --", "wr new -d x -- sh -c --all", "wr new -d x -- sh -c --all"},
 		{"subcommand", "wr server status --socket /s", "wr --socket /s server status"},
 		{"short alias", "wr attach x -d", "wr attach -d x"},

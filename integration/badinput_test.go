@@ -94,9 +94,10 @@ func TestSendRefusesAMistypedFlag(t *testing.T) {
 	}
 	e.mustWr("send", "s", "--enter", "--", "--entre")
 	e.mustWr("send", "s", "--enter", "ls", "--color")
+	e.mustWr("send", "s", "--enter", "-- a comment")
 	e.eventually("the text sent", func() bool {
 		c := e.mustWr("capture", "s")
-		return strings.Contains(c, "--entre") && strings.Contains(c, "ls --color")
+		return strings.Contains(c, "--entre") && strings.Contains(c, "ls --color") && strings.Contains(c, "-- a comment")
 	})
 	if c := e.mustWr("capture", "s"); strings.Contains(c, "typed-1") || strings.Contains(c, "--keys") {
 		t.Fatalf("a refused send reached the program:\n%s", c)

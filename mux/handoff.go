@@ -161,6 +161,14 @@ func (s *server) handoffState(h *upgradeHold, req *net.UnixConn) (*handoffState,
 		if isClosed(ss.done) && !ss.exited.Load() {
 			continue // ended and gone
 		}
+		s.mu.Lock()
+		gone := ss.exited.Load() && s.sessions[ss.name()] != ss
+		s.mu.Unlock()
+		if gone {
+			// Collected since the hold began: an ExitSeen from a client
+			// the hold does not wait for (serveAttach settles it).
+			continue
+		}
 		hs := handoffSession{
 			Name: ss.name(), PID: ss.pid, MasterFD: -1, Marker: ss.marker, AgentLink: ss.agentLink,
 			Created: ss.created, Command: ss.command, Cwd: ss.cwd, KeepNS: int64(ss.keep),
