@@ -337,31 +337,40 @@ func TestRemoteReconnectExitCode(t *testing.T) {
 	}
 }
 
-// A session that ends while its client's link is dead but nobody has
-// noticed yet (the laptop asleep: here sshd is stopped) keeps its code for
-// the client's return. The server still counts the client as attached and
-// sends the code into the dead link; it used to collect the session right
-// then, and the client, back, found no session and exited 1.
-func TestRemoteExitCodeOutlivesAnUnnoticedDeadLink(t *testing.T) {
-	e := newEnv(t)
-	h := newSSHHost(t, e)
-	a := h.term(80, 24, "attach", "dev:x", "--", "sh")
-	a.send("echo up-$((6*7))\r")
-	a.expect("up-42")
-	h.signalSessions(syscall.SIGSTOP)
+// endBehindADeadLink stops sshd, as a laptop gone to sleep leaves a link
+// dead with nobody noticing, ends session x there with code 9 (until's
+// condition on wr ls there says it has ended), then kills the link and
+// listens again: a's reconnection must get the code.
+func endBehindADeadLink(t *testing.T, e *env, h *sshHost, a *term, until func(ls string) bool) {
+	t.Helper()
 	there := e.with("WR_SOCKET=" + h.sockets["dev"])
+	h.signalSessions(syscall.SIGSTOP)
 	e.wrIn("", there, "send", "x", "--enter", "exit 9")
 	e.eventually("the session to end", func() bool {
 		r := e.wrIn("", there, "ls")
-		return r.code == 0 && !strings.Contains(r.stdout, "running")
+		return r.code == 0 && until(r.stdout)
 	})
 	h.dropLink(t, a)
 	h.listen(t)
 	if code := a.wait(); code != 9 {
 		t.Fatalf("exit %d, want the session's 9; the terminal shows %q", code, a.output())
 	}
+}
+
+// A session that ends while its client's link is dead but nobody has
+// noticed yet keeps its code for the client's return. The server still
+// counts the client as attached and sends the code into the dead link; it
+// used to collect the session right then, and the client, back, found no
+// session and exited 1.
+func TestRemoteExitCodeOutlivesAnUnnoticedDeadLink(t *testing.T) {
+	e := newEnv(t)
+	h := newSSHHost(t, e)
+	a := h.term(80, 24, "attach", "dev:x", "--", "sh")
+	a.send("echo up-$((6*7))\r")
+	a.expect("up-42")
+	endBehindADeadLink(t, e, h, a, func(ls string) bool { return !strings.Contains(ls, "running") })
 	// Seen: collected, as a local attach collects it.
-	if r := e.wrIn("", there, "has", "x"); r.code != 1 {
+	if r := e.wrIn("", e.with("WR_SOCKET="+h.sockets["dev"]), "has", "x"); r.code != 1 {
 		t.Fatalf("wr has x after the code was shown: exit %d, want 1", r.code)
 	}
 }
@@ -375,22 +384,12 @@ func TestRemoteExitCodeOutlivesADeadLinkAfterAnUpgrade(t *testing.T) {
 	a := h.term(80, 24, "attach", "dev:x", "--", "sh")
 	a.send("echo up-$((6*7))\r")
 	a.expect("up-42")
-	there := e.with("WR_SOCKET=" + h.sockets["dev"])
-	if r := e.wrIn("", there, "server", "upgrade"); r.code != 0 {
+	if r := e.wrIn("", e.with("WR_SOCKET="+h.sockets["dev"]), "server", "upgrade"); r.code != 0 {
 		t.Fatalf("wr server upgrade there: exit %d, stderr %q", r.code, r.stderr)
 	}
 	a.send("echo still-$((6*7))\r")
 	a.expect("still-42")
-	h.signalSessions(syscall.SIGSTOP)
-	e.wrIn("", there, "send", "x", "--enter", "exit 9")
-	e.eventually("the session to be kept, exited", func() bool {
-		return strings.Contains(e.wrIn("", there, "ls").stdout, "exited 9")
-	})
-	h.dropLink(t, a)
-	h.listen(t)
-	if code := a.wait(); code != 9 {
-		t.Fatalf("exit %d, want the session's 9", code)
-	}
+	endBehindADeadLink(t, e, h, a, func(ls string) bool { return strings.Contains(ls, "exited 9") })
 }
 
 // Over a live link the code is confirmed at once: the attach exits with
