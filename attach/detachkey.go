@@ -64,6 +64,10 @@ func (k DetachKey) String() string {
 // Enabled reports whether the key detaches at all.
 func (k DetachKey) Enabled() bool { return k.kitty != nil }
 
+// isQuit reports whether the key is ctrl-\, which a terminal not yet in
+// raw mode turns into SIGQUIT.
+func (k DetachKey) isQuit() bool { return k.Enabled() && k.b == 0x1c }
+
 // find returns the index of the first detach key in b, or -1. A
 // kitty-encoded key split across two reads is not seen: terminals write a
 // key event whole, and holding back a partial escape sequence would delay a

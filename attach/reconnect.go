@@ -157,6 +157,7 @@ func (r *relay) reconnectWhileLost(out outcome, req wire.Attach, acc wire.Attach
 			return r, outcome{code: 1, err: fmt.Errorf("%s is gone (%w)", shownName(r.opts.Socket, req.Name), ErrReplaced)}, acc
 		}
 		next := newRelay(conn, r.opts, r.isTerm, r.sigs)
+		next.quitDetaches = r.quitDetaches
 		next.term, next.cast = r.term, r.cast
 		next.name.Store(r.name.Load())
 		next.session.Store(r.session.Load())

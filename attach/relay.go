@@ -67,12 +67,16 @@ func Run(opts Options) (code int, err error) {
 
 	sigs, stopSignals := catchSignals()
 	defer stopSignals()
-	o, resized, sig := openUnlessSignalled(opts, req, sigs)
+	o, resized, sig := openUnlessSignalled(opts, req, sigs, isTerm && opts.DetachKey.isQuit())
 	if sig != 0 {
 		return 128 + int(sig), nil
 	}
 	if o.err != nil {
 		return 1, o.err
+	}
+	if o.detached {
+		fmt.Fprintf(opts.Stdout, "[detached from %s]\n", shownName(opts.Socket, o.accepted.Name))
+		return 0, nil
 	}
 	conn, accepted := o.conn, o.accepted
 	defer conn.Close()
@@ -80,6 +84,7 @@ func Run(opts Options) (code int, err error) {
 	session := accepted.Name
 	accepted.Name = shownName(opts.Socket, accepted.Name)
 	r := newRelay(conn, opts, isTerm, sigs)
+	r.quitDetaches = isTerm && opts.DetachKey.isQuit()
 	r.name.Store(&accepted.Name)
 	r.session.Store(&session)
 	r.watchLink()
@@ -217,19 +222,22 @@ type opened struct {
 	conn     *Conn
 	accepted wire.Attached
 	err      error
+	// detached: the detach key came as SIGQUIT before the terminal was
+	// raw; conn, if the attach was accepted, is closed.
+	detached bool
 }
 
 // openUnlessSignalled runs open in its own goroutine and waits for it,
 // reporting whether a SIGWINCH arrived meanwhile. Any other signal ends the
 // wait at once: it is returned (o is then empty), and the connection, if
 // the request still succeeds, is hung up on.
-func openUnlessSignalled(opts Options, req wire.Attach, sigs <-chan os.Signal) (o opened, resized bool, sig syscall.Signal) {
+func openUnlessSignalled(opts Options, req wire.Attach, sigs <-chan os.Signal, quitDetaches bool) (o opened, resized bool, sig syscall.Signal) {
 	// done is written once, by the goroutine that opens, and never
 	// closed; buffered so that goroutine never waits for a reader.
 	done := make(chan opened, 1)
 	go func() {
 		conn, accepted, err := open(opts, req)
-		done <- opened{conn, accepted, err}
+		done <- opened{conn: conn, accepted: accepted, err: err}
 	}()
 	for {
 		select {
@@ -239,6 +247,18 @@ func openUnlessSignalled(opts Options, req wire.Attach, sigs <-chan os.Signal) (
 			if s == syscall.SIGWINCH {
 				resized = true
 				continue
+			}
+			if s == syscall.SIGQUIT && quitDetaches {
+				// ctrl-\ pressed before the terminal went raw (a server
+				// slow to answer, a flood to restore): the detach key,
+				// which the terminal made SIGQUIT. It detaches once the
+				// attach is through, as it would a moment later.
+				o = <-done
+				if o.err == nil {
+					o.conn.Close()
+					o.detached = true
+				}
+				return o, resized, 0
 			}
 			go func() { // the request may still succeed: hang up on it
 				if o := <-done; o.conn != nil {
@@ -323,6 +343,9 @@ type relay struct {
 	conn   *Conn
 	opts   Options
 	isTerm bool
+	// quitDetaches: the detach key is ctrl-\, so a SIGQUIT is that key
+	// pressed before the terminal was raw (Run).
+	quitDetaches bool
 	// inFile is the terminal's input, reopened to be pollable when
 	// possible; inputWrites says it was, and readInput is the writer.
 	inFile      *os.File
@@ -458,9 +481,16 @@ func (r *relay) run() outcome {
 				r.sendSize()
 				continue
 			}
+			r.detach()
+			if sig == syscall.SIGQUIT && r.quitDetaches {
+				// The detach key pressed just before the terminal went
+				// raw, which the terminal made SIGQUIT and which came
+				// after the attach was through (see
+				// openUnlessSignalled); raw, the terminal sends no more.
+				return outcome{code: 0, detached: true}
+			}
 			// The session keeps running; this client goes, quietly, with
 			// the status a signalled process reports.
-			r.detach()
 			return outcome{code: 128 + int(sig.(syscall.Signal)), quiet: true}
 		}
 	}

@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"syscall"
 	"testing"
 )
@@ -170,4 +171,63 @@ func TestLostServerIsSaidOnALineOfItsOwn(t *testing.T) {
 		t.Fatalf("exit code %d, want 1", code)
 	}
 	tm.expect("\nwr: lost the server")
+}
+
+// The detach key pressed before the terminal is raw (a server slow to
+// answer: here stopped) reaches wr as SIGQUIT from the terminal. It
+// detaches once the attach is through, exit 0, as a moment later; it used
+// to quit with 131.
+func TestDetachKeyBeforeRawModeDetaches(t *testing.T) {
+	e := newEnv(t)
+	e.mustWr("new", "-d", "s")
+	server := e.serverPID()
+	if err := syscall.Kill(server, syscall.SIGSTOP); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = syscall.Kill(server, syscall.SIGCONT) })
+	tm := e.term(80, 24, "attach", "s")
+	e.eventually("wr to wait on the stopped server", func() bool { return hasSocketTo(tm.cmd.Process.Pid) })
+	tm.send("\x1c") // the terminal is cooked: SIGQUIT
+	e.eventually("the SIGQUIT to be taken", func() bool { return !signalPending(tm.cmd.Process.Pid, syscall.SIGQUIT) })
+	if err := syscall.Kill(server, syscall.SIGCONT); err != nil {
+		t.Fatal(err)
+	}
+	if code := tm.wait(); code != 0 {
+		t.Fatalf("exit code %d, want 0 as a detach", code)
+	}
+	tm.expect("[detached from s]")
+	if s, ok := e.session("s"); !ok || s.Clients != 0 {
+		t.Fatalf("the session after the detach: %+v (found %v), want it running with no client", s, ok)
+	}
+}
+
+// hasSocketTo reports whether process pid holds a Unix socket.
+func hasSocketTo(pid int) bool {
+	ents, _ := os.ReadDir(fmt.Sprintf("/proc/%d/fd", pid))
+	for _, d := range ents {
+		if l, _ := os.Readlink(fmt.Sprintf("/proc/%d/fd/%s", pid, d.Name())); strings.HasPrefix(l, "socket:") {
+			return true
+		}
+	}
+	return false
+}
+
+// signalPending reports whether sig is pending for process pid (for the
+// process or for any of its threads' masks taken together).
+func signalPending(pid int, sig syscall.Signal) bool {
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
+	if err != nil {
+		return false
+	}
+	for _, line := range strings.Split(string(b), "\n") {
+		k, v, ok := strings.Cut(line, ":")
+		if !ok || k != "ShdPnd" && k != "SigPnd" {
+			continue
+		}
+		var mask uint64
+		if _, err := fmt.Sscanf(strings.TrimSpace(v), "%x", &mask); err == nil && mask&(1<<(uint(sig)-1)) != 0 {
+			return true
+		}
+	}
+	return false
 }
