@@ -67,7 +67,11 @@ func Run(opts Options) (code int, err error) {
 
 	sigs, stopSignals := catchSignals()
 	defer stopSignals()
-	o, resized, sig := openUnlessSignalled(opts, req, sigs, isTerm && opts.DetachKey.isQuit())
+	// Not over ssh: the terminal's SIGQUIT reaches ssh too, which quits,
+	// and the attach then fails; wr quits with 131 as before.
+	_, remote := RemoteHost(opts.Socket)
+	quitDetaches := isTerm && opts.DetachKey.isQuit() && !remote
+	o, resized, sig := openUnlessSignalled(opts, req, sigs, quitDetaches)
 	if sig != 0 {
 		return 128 + int(sig), nil
 	}
@@ -75,7 +79,7 @@ func Run(opts Options) (code int, err error) {
 		return 1, o.err
 	}
 	if o.detached {
-		fmt.Fprintf(opts.Stdout, "[detached from %s]\n", shownName(opts.Socket, o.accepted.Name))
+		fmt.Fprintf(opts.Stdout, "\n[detached from %s]\n", shownName(opts.Socket, o.accepted.Name))
 		return 0, nil
 	}
 	conn, accepted := o.conn, o.accepted
@@ -84,7 +88,7 @@ func Run(opts Options) (code int, err error) {
 	session := accepted.Name
 	accepted.Name = shownName(opts.Socket, accepted.Name)
 	r := newRelay(conn, opts, isTerm, sigs)
-	r.quitDetaches = isTerm && opts.DetachKey.isQuit()
+	r.quitDetaches = quitDetaches && !accepted.Exited
 	r.name.Store(&accepted.Name)
 	r.session.Store(&session)
 	r.watchLink()
@@ -239,9 +243,16 @@ func openUnlessSignalled(opts Options, req wire.Attach, sigs <-chan os.Signal, q
 		conn, accepted, err := open(opts, req)
 		done <- opened{conn: conn, accepted: accepted, err: err}
 	}()
+	quit := false
 	for {
 		select {
 		case o = <-done:
+			// An exited session is shown all the same: the server has
+			// collected it for this client, which must say how it ended.
+			if quit && o.err == nil && !o.accepted.Exited {
+				o.conn.Close()
+				o.detached = true
+			}
 			return o, resized, 0
 		case s := <-sigs:
 			if s == syscall.SIGWINCH {
@@ -252,13 +263,11 @@ func openUnlessSignalled(opts Options, req wire.Attach, sigs <-chan os.Signal, q
 				// ctrl-\ pressed before the terminal went raw (a server
 				// slow to answer, a flood to restore): the detach key,
 				// which the terminal made SIGQUIT. It detaches once the
-				// attach is through, as it would a moment later.
-				o = <-done
-				if o.err == nil {
-					o.conn.Close()
-					o.detached = true
-				}
-				return o, resized, 0
+				// attach is through, as it would a moment later. Still
+				// watched meanwhile: a ctrl-C, SIGTERM or SIGHUP must end
+				// wr at once, whatever the server does.
+				quit = true
+				continue
 			}
 			go func() { // the request may still succeed: hang up on it
 				if o := <-done; o.conn != nil {

@@ -176,28 +176,51 @@ func TestLostServerIsSaidOnALineOfItsOwn(t *testing.T) {
 // The detach key pressed before the terminal is raw (a server slow to
 // answer: here stopped) reaches wr as SIGQUIT from the terminal. It
 // detaches once the attach is through, exit 0, as a moment later; it used
-// to quit with 131.
-func TestDetachKeyBeforeRawModeDetaches(t *testing.T) {
-	e := newEnv(t)
-	e.mustWr("new", "-d", "s")
-	server := e.serverPID()
-	if err := syscall.Kill(server, syscall.SIGSTOP); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = syscall.Kill(server, syscall.SIGCONT) })
-	tm := e.term(80, 24, "attach", "s")
-	e.eventually("wr to wait on the stopped server", func() bool { return hasSocketTo(tm.cmd.Process.Pid) })
-	tm.send("\x1c") // the terminal is cooked: SIGQUIT
-	e.eventually("the SIGQUIT to be taken", func() bool { return !signalPending(tm.cmd.Process.Pid, syscall.SIGQUIT) })
-	if err := syscall.Kill(server, syscall.SIGCONT); err != nil {
-		t.Fatal(err)
-	}
-	if code := tm.wait(); code != 0 {
-		t.Fatalf("exit code %d, want 0 as a detach", code)
-	}
-	tm.expect("[detached from s]")
-	if s, ok := e.session("s"); !ok || s.Clients != 0 {
-		t.Fatalf("the session after the detach: %+v (found %v), want it running with no client", s, ok)
+// to quit with 131. Meanwhile wr still ends at once on SIGTERM; and an
+// exited session, which the server collects as it shows it, is shown.
+func TestDetachKeyBeforeRawMode(t *testing.T) {
+	for _, tc := range []struct {
+		name    string
+		command []string // of the session, which has exited when it ends
+		then    func(tm *term)
+		code    int
+		says    string
+	}{
+		{"detaches", nil, nil, 0, "[detached from s]"},
+		{"a SIGTERM meanwhile still ends wr", nil, func(tm *term) { _ = tm.cmd.Process.Signal(syscall.SIGTERM) }, 143, ""},
+		{"an exited session is shown", []string{"sh", "-c", "exit 7"}, nil, 7, "[s exited with 7]"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			e := newEnv(t)
+			command := tc.command
+			if command == nil {
+				command = []string{"sh"}
+			}
+			e.mustWr(append([]string{"new", "-d", "s", "--"}, command...)...)
+			if tc.command != nil {
+				e.eventually("s to exit", func() bool { return strings.Contains(e.mustWr("ls"), "exited 7") })
+			}
+			server := e.serverPID()
+			if err := syscall.Kill(server, syscall.SIGSTOP); err != nil {
+				t.Fatal(err)
+			}
+			t.Cleanup(func() { _ = syscall.Kill(server, syscall.SIGCONT) })
+			tm := e.term(80, 24, "attach", "s")
+			e.eventually("wr to wait on the stopped server", func() bool { return hasSocketTo(tm.cmd.Process.Pid) })
+			tm.send("\x1c") // the terminal is cooked: SIGQUIT
+			e.eventually("the SIGQUIT to be taken", func() bool { return !signalPending(tm.cmd.Process.Pid, syscall.SIGQUIT) })
+			if tc.then != nil {
+				tc.then(tm)
+			} else if err := syscall.Kill(server, syscall.SIGCONT); err != nil {
+				t.Fatal(err)
+			}
+			if code := tm.wait(); code != tc.code {
+				t.Fatalf("exit code %d, want %d", code, tc.code)
+			}
+			if tc.says != "" {
+				tm.expect(tc.says)
+			}
+		})
 	}
 }
 
