@@ -206,7 +206,11 @@ func TestDetachKeyBeforeRawMode(t *testing.T) {
 			}
 			t.Cleanup(func() { _ = syscall.Kill(server, syscall.SIGCONT) })
 			tm := e.term(80, 24, "attach", "s")
-			e.eventually("wr to wait on the stopped server", func() bool { return hasSocketTo(tm.cmd.Process.Pid) })
+			// Every thread asleep: wr waits on the server, and has set
+			// up its signals (a SIGQUIT before that is Go's own: exit 2).
+			e.eventually("wr to wait on the stopped server", func() bool {
+				return hasSocketTo(tm.cmd.Process.Pid) && allAsleep(tm.cmd.Process.Pid)
+			})
 			tm.send("\x1c") // the terminal is cooked: SIGQUIT
 			e.eventually("the SIGQUIT to be taken", func() bool { return !signalPending(tm.cmd.Process.Pid, syscall.SIGQUIT) })
 			if tc.then != nil {
@@ -233,6 +237,27 @@ func hasSocketTo(pid int) bool {
 		}
 	}
 	return false
+}
+
+// allAsleep reports whether every thread of process pid is asleep: none
+// running or waiting to run, so no goroutine of it has work to do.
+func allAsleep(pid int) bool {
+	tasks, err := os.ReadDir(fmt.Sprintf("/proc/%d/task", pid))
+	if err != nil || len(tasks) == 0 {
+		return false
+	}
+	for _, task := range tasks {
+		b, err := os.ReadFile(fmt.Sprintf("/proc/%d/task/%s/stat", pid, task.Name()))
+		if err != nil {
+			return false
+		}
+		// The state follows the command, which is in parentheses.
+		i := strings.LastIndexByte(string(b), ')')
+		if i < 0 || i+2 >= len(b) || b[i+2] != 'S' {
+			return false
+		}
+	}
+	return true
 }
 
 // signalPending reports whether sig is pending for process pid (for the
