@@ -227,6 +227,27 @@ func TestQueriesAnsweredWhenDetached(t *testing.T) {
 	}
 }
 
+// reattachAt20x6 sizes session c at 20x6 with a first client, which waits
+// for READY, does meanwhile (if any) and detaches; then attaches again at
+// that size and returns the new client once its restore has ended.
+func reattachAt20x6(e *env, meanwhile func()) *term {
+	e.t.Helper()
+	first := e.term(20, 6, "attach", "c")
+	first.expect("READY")
+	e.requireSize("c", 20, 6, "the first client attached")
+	if meanwhile != nil {
+		meanwhile()
+	}
+	first.send("\x1c")
+	if code := first.wait(); code != 0 {
+		e.t.Fatalf("detach: exit code %d", code)
+	}
+	tm := e.term(20, 6, "attach", "c") // the restore
+	tm.expect("READY")
+	tm.expect("\x1b[?2026l") // the restore's end
+	return tm
+}
+
 // A line that wraps into a coloured background is one line in a restore
 // too: a terminal that reflows on a resize (as kitty, foot and wr's own
 // model do) joins it again at the new width. The restore used to end it
@@ -235,19 +256,10 @@ func TestARestoredLineWrappedIntoAColourReflowsAsOne(t *testing.T) {
 	e := newEnv(t)
 	e.mustWr("new", "-d", "c", "--", "sh", "-c",
 		`stty -echo; printf READY; read x; printf '\r\n\033[44m%s\033[m\r\n' 0123456789abcdefghijklmnopqrstuvwxyz; exec sleep 1000`)
-	first := e.term(20, 6, "attach", "c") // sizes the session, then leaves
-	first.expect("READY")
-	e.requireSize("c", 20, 6, "the first client attached")
-	e.mustWr("send", "c", "--key", "Enter")
-	e.eventually("the line to wrap", func() bool { return captureRow(e, "c", 2) == "klmnopqrstuvwxyz" })
-	first.send("\x1c")
-	if code := first.wait(); code != 0 {
-		t.Fatalf("detach: exit code %d", code)
-	}
-
-	tm := e.term(20, 6, "attach", "c") // the restore
-	tm.expect("READY")
-	tm.expect("\x1b[?2026l") // the restore's end
+	tm := reattachAt20x6(e, func() {
+		e.mustWr("send", "c", "--key", "Enter")
+		e.eventually("the line to wrap", func() bool { return captureRow(e, "c", 2) == "klmnopqrstuvwxyz" })
+	})
 	tm.resize(40, 6)
 	e.eventually("the session to be 40 columns wide", func() bool {
 		s, _ := e.session("c")
@@ -277,17 +289,7 @@ func TestARestoredSavedCursorKeepsItsPendingWrap(t *testing.T) {
 	e := newEnv(t)
 	e.mustWr("new", "-d", "c", "--", "sh", "-c",
 		`stty -echo; printf '\033[H\033[2J0123456789abcdefghij\0337\033[4;1HREADY'; read x; printf '\0338Z'; exec sleep 1000`)
-	first := e.term(20, 6, "attach", "c") // sizes the session, then leaves
-	first.expect("READY")
-	e.requireSize("c", 20, 6, "the first client attached")
-	first.send("\x1c")
-	if code := first.wait(); code != 0 {
-		t.Fatalf("detach: exit code %d", code)
-	}
-
-	tm := e.term(20, 6, "attach", "c") // the restore
-	tm.expect("READY")
-	tm.expect("\x1b[?2026l") // the restore's end
+	tm := reattachAt20x6(e, nil)
 	e.mustWr("send", "c", "--key", "Enter")
 	tm.expect("\x1b8Z")
 	if got := captureRow(e, "c", 1); got != "Z" {

@@ -334,7 +334,7 @@ func (ss *session) attach(c *client, acc wire.Attached, restore bool) attachResu
 			// Drawn to fit the terminal, as a live session's would be.
 			c.sendRedraw(ss.model.scr.AppendViewUpdate(nil, screen.NewView(c.cols, c.rows)))
 		}
-		if c.acksExit && !c.record {
+		if c.acksExit { // never a recorder (serveAttach)
 			exited, _ := wire.Encode(wire.Exited{Code: ss.code, Ack: true})
 			c.closeAwaitingSeen(wire.TypeExited, exited)
 		} else {
