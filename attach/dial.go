@@ -69,14 +69,25 @@ func Dial(socket string) (*Conn, error) {
 	if err != nil {
 		return nil, err
 	}
-	c, err := net.DialUnix("unix", nil, &net.UnixAddr{Name: addr, Net: "unix"})
-	if err != nil {
-		if errors.Is(err, syscall.ENOENT) || errors.Is(err, syscall.ECONNREFUSED) {
+	connect := func() (*Conn, error) {
+		c, err := net.DialUnix("unix", nil, &net.UnixAddr{Name: addr, Net: "unix"})
+		switch {
+		case err == nil:
+			return &Conn{c: c, socket: socket}, nil
+		case errors.Is(err, syscall.ENOENT) || errors.Is(err, syscall.ECONNREFUSED):
 			return nil, fmt.Errorf("%w on %s", ErrNoServer, socket)
 		}
 		return nil, fmt.Errorf("cannot connect to %s: %w", socket, wire.ErrnoOf(err))
 	}
-	return &Conn{c: c, socket: socket}, nil
+	c, err := connect()
+	if errors.Is(err, ErrNoServer) {
+		// No socket, or a dead one; but a server holding the lock is
+		// alive (lostsocket.go).
+		if c, lerr := awaitSocket(socket, connect); c != nil || lerr != nil {
+			return c, lerr
+		}
+	}
+	return c, err
 }
 
 // readWelcome reads the server's answer to the Hello. werr is the error of

@@ -74,8 +74,8 @@ func lockedVersion(socket string) (string, bool) {
 	defer f.Close()
 	var buf [64]byte
 	n, _ := f.Read(buf[:])
-	v, ok := strings.CutSuffix(string(buf[:n]), "\n")
-	return v, ok && v != ""
+	v, _ := wire.ParseLockFile(string(buf[:n]))
+	return v, v != ""
 }
 
 // Newer reports whether version a is later than b, both dotted numbers

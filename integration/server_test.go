@@ -342,6 +342,12 @@ func TestServerLeavesAnotherServersSocket(t *testing.T) {
 	gate := filepath.Join(e.dir, "gate")
 	e.mustWr("new", "-d", "--keep", "0", "old", "--", "sh", "-c", "while [ ! -e "+gate+" ]; do sleep 0.01; done")
 	first := e.serverPID()
+	// Stopped, so that it cannot bind its socket again (relisten) before
+	// the second server does.
+	if err := syscall.Kill(first, syscall.SIGSTOP); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = syscall.Kill(first, syscall.SIGCONT) })
 	for _, f := range []string{e.socket, e.socket + ".lock"} {
 		if err := os.Remove(f); err != nil {
 			t.Fatal(err)
@@ -350,6 +356,9 @@ func TestServerLeavesAnotherServersSocket(t *testing.T) {
 	e.mustWr("new", "-d", "new", "--", "sleep", "1000")
 	if second := e.serverPID(); second == first {
 		t.Fatalf("no second server: pid %d serves the socket", second)
+	}
+	if err := syscall.Kill(first, syscall.SIGCONT); err != nil {
+		t.Fatal(err)
 	}
 	if err := os.WriteFile(gate, nil, 0o600); err != nil {
 		t.Fatal(err)

@@ -45,6 +45,13 @@ func (k *knockSet) watch(conn net.Conn) {
 	}
 }
 
+// watchListener adds a listener bound after the set was made (relisten).
+func (k *knockSet) watchListener(ln *net.UnixListener) {
+	if k != nil {
+		k.add(ln, unix.EPOLLIN)
+	}
+}
+
 func (k *knockSet) add(c any, events uint32) bool {
 	sc, ok := c.(syscall.Conn)
 	if !ok {

@@ -8,7 +8,8 @@ import "net"
 // keeps two Ps (procs.go).
 type knockSet struct{}
 
-func newKnockSet(*net.UnixListener) *knockSet { return nil }
-func (k *knockSet) watch(net.Conn)            {}
-func (k *knockSet) knocking() bool            { return false }
-func (k *knockSet) close()                    {}
+func newKnockSet(*net.UnixListener) *knockSet       { return nil }
+func (k *knockSet) watch(net.Conn)                  {}
+func (k *knockSet) watchListener(*net.UnixListener) {}
+func (k *knockSet) knocking() bool                  { return false }
+func (k *knockSet) close()                          {}

@@ -15,6 +15,7 @@ import (
 	"log"
 	"net"
 	"os"
+	"os/signal"
 	"path/filepath"
 	"runtime"
 	"sync"
@@ -123,6 +124,9 @@ func Run(opts Options) error {
 	// Whatever the process that started us left open without
 	// close-on-exec stays out of the sessions.
 	rawio.CloseOnExecInherited()
+	usr1 := make(chan os.Signal, 1) // relisten.go
+	signal.Notify(usr1, syscall.SIGUSR1)
+	defer signal.Stop(usr1)
 	dir, err := wire.PrepareDir(s.socket)
 	if err != nil {
 		return err
@@ -195,6 +199,7 @@ func Run(opts Options) error {
 		knockless() // procs.go
 	}
 	defer s.knocks.close()
+	defer s.watchSocket(usr1)()
 	s.logf("listening on %s (pid %d, version %s)", s.socket, os.Getpid(), wire.Version)
 	if opts.Ready != nil {
 		opts.Ready()
@@ -212,6 +217,8 @@ func Run(opts Options) error {
 	var wg sync.WaitGroup
 	if handoff != nil {
 		s.adopt(handoff, &wg) // its connections count as accepted ones
+		// A removal during the exec was seen by no one.
+		s.relisten("the socket was removed during the upgrade")
 	}
 	var fails acceptFailures
 	for {
@@ -227,6 +234,10 @@ func Run(opts Options) error {
 				waitTimeout(&wg, 5*time.Second)
 				return nil
 			default:
+			}
+			if now := s.listener(); now != ln {
+				ln = now // relisten bound the socket again
+				continue
 			}
 			if ne, ok := err.(net.Error); ok && ne.Timeout() {
 				s.up.acceptHeld.Store(true)
@@ -315,14 +326,15 @@ func lockServer(dir *wire.Dir, socket string, wait time.Duration) (*os.File, err
 	return f, nil
 }
 
-// writeLockedVersion writes the server's version into its lock file: a
-// newer wr reads it there before each verb (client.UpgradeIfOlder) instead
-// of connecting once more only to learn that the server is as new as
-// itself, a round trip that made an attach about a sixth slower. A server
-// that cannot write it loses nothing but that saving.
+// writeLockedVersion writes the server's version and pid into its lock
+// file (wire.LockFileText): a newer wr reads the version there before each
+// verb (client.UpgradeIfOlder) instead of connecting once more only to
+// learn that the server is as new as itself, a round trip that made an
+// attach about a sixth slower; a wr that finds the socket gone names the
+// pid (relisten.go). A server that cannot write it loses nothing but that.
 func writeLockedVersion(f *os.File) {
 	if f.Truncate(0) == nil {
-		_, _ = f.WriteAt([]byte(wire.Version+"\n"), 0)
+		_, _ = f.WriteAt([]byte(wire.LockFileText(wire.Version, os.Getpid())), 0)
 	}
 }
 

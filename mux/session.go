@@ -18,6 +18,7 @@ import (
 //	client.inMu -> session.mu
 //	client.inMu -> session.inputTurn
 //	session.sendTurn -> session.inputTurn
+//	upgradeState.mu -> server.mu (an upgrade, and relisten)
 //
 // Taken alone, with no other lock of mux held and none taken inside them:
 // server.mu, memoryRelease.mu, session.readMu, session.reapMu.

@@ -1,0 +1,117 @@
+package mux
+
+import (
+	"errors"
+	"net"
+	"os"
+	"path/filepath"
+
+	"wr/wire"
+)
+
+// A server whose socket was removed from outside (a /tmp cleaner, an rm
+// in the wrong directory) is alive and holds every session, but no
+// client can reach it: each verb started a new server, which found the
+// lock held and gave up, and the sessions were stranded until someone
+// killed the old server, and them with it. So a server binds its socket
+// again as soon as it sees it removed (inotify, on Linux), and on SIGUSR1
+// (everywhere, as tmux does). A lock file removed with it is made again
+// too: without it a second server could start beside this one.
+
+// watchSocket starts both triggers; stop ends them. usr1 is notified of
+// SIGUSR1 from the top of Run, before the server's pid goes into the lock
+// file (lockServer, takeHandoff): the pid is what a person is told to send
+// SIGUSR1 to, and until Notify SIGUSR1 would kill the server. A signal
+// that came before the server listened waits in usr1 until now.
+func (s *server) watchSocket(usr1 <-chan os.Signal) (stop func()) {
+	name := filepath.Base(s.socket)
+	stopWatch, err := s.dir.WatchRemovals(func(removed string) {
+		if removed == name || removed == name+".lock" {
+			s.relisten(removed + " was removed")
+		}
+	})
+	if err != nil {
+		if !errors.Is(err, errors.ErrUnsupported) {
+			s.logf("cannot watch %s for the socket's removal (SIGUSR1 makes the server listen again): %v", s.dir.Path(), err)
+		}
+		stopWatch = func() {}
+	}
+	done := make(chan struct{})
+	go func() {
+		for {
+			select {
+			case <-usr1:
+				s.relisten("SIGUSR1")
+			case <-done:
+				return
+			}
+		}
+	}()
+	return func() { stopWatch(); close(done) }
+}
+
+// relisten makes the socket and the lock file at their paths this
+// server's again, if they are not. It does nothing while the server stops,
+// and for a socket systemd passed (systemd's to bind).
+func (s *server) relisten(why string) {
+	// An upgrade hands the listener and the lock over: one at a time.
+	// Taken before mu, as the upgrade takes them.
+	s.up.mu.Lock()
+	defer s.up.mu.Unlock()
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.stopping || s.activated {
+		return
+	}
+	if !s.relockLocked() {
+		return
+	}
+	name := filepath.Base(s.socket)
+	if id, err := s.dir.ID(name); err == nil && id == s.socketID {
+		return
+	}
+	ln, err := listen(s.dir, name, s.socket)
+	if err != nil {
+		s.logf("%s, and the server cannot listen again: %v", why, err)
+		return
+	}
+	ln.SetUnlinkOnClose(false)
+	old := s.ln
+	s.ln = ln
+	s.socketID, _ = s.dir.ID(name)
+	s.knocks.watchListener(ln)
+	// Set before the old one is closed: the accept loop, woken by the
+	// close, takes the new one (listener).
+	old.Close()
+	s.logf("%s: listening on %s again", why, s.socket)
+}
+
+// relockLocked makes sure the lock file at its path is the one this
+// server holds, with mu held, and reports whether it is. A lock file
+// another server holds means that server listens at the path now, and
+// this one leaves the socket alone.
+func (s *server) relockLocked() bool {
+	lockName := filepath.Base(s.socket) + ".lock"
+	if held, err := wire.FileIDOf(s.lockFile); err == nil {
+		if now, err := s.dir.ID(lockName); err == nil && now == held {
+			return true
+		}
+	}
+	f, err := lockServer(s.dir, s.socket, 0)
+	if err != nil {
+		s.logf("the lock file %s.lock is not this server's any more, and: %v; this server is out of reach but for the clients attached", s.socket, err)
+		return false
+	}
+	old := s.lockFile
+	s.lockFile = f
+	old.Close()
+	s.logf("%s.lock was not this server's lock file: made it again", s.socket)
+	return true
+}
+
+// listener is the listener the accept loop serves; relisten replaces it.
+func (s *server) listener() *net.UnixListener {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.ln
+}
