@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"sort"
 	"strings"
 
@@ -34,12 +33,12 @@ func completionCommand() *cli.Command {
 			spec := completionSpec(c.App)
 			switch sh := c.Args().First(); sh {
 			case "bash":
-				writeBash(os.Stdout, spec)
+				writeBash(stdout, spec)
 			case "zsh":
-				fmt.Fprint(os.Stdout, "#compdef wr\n# zsh completion for wr: zsh runs the bash one.\nautoload -U +X bashcompinit && bashcompinit\n")
-				writeBash(os.Stdout, spec)
+				fmt.Fprint(stdout, "#compdef wr\n# zsh completion for wr: zsh runs the bash one.\nautoload -U +X bashcompinit && bashcompinit\n")
+				writeBash(stdout, spec)
 			case "fish":
-				writeFish(os.Stdout, spec)
+				writeFish(stdout, spec)
 			default:
 				return &usageError{fmt.Errorf("no completion for %q: bash, zsh or fish", sh)}
 			}

@@ -49,7 +49,7 @@ func envCommand() *cli.Command {
 			if err != nil {
 				return err
 			}
-			fmt.Print(exportLines(vars, wire.StandardRefreshed()))
+			fmt.Fprint(stdout, exportLines(vars, wire.StandardRefreshed()))
 			return nil
 		},
 	}

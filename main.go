@@ -116,7 +116,14 @@ func run(args []string) int {
 		}
 		return 2
 	}
-	return exitCode(err)
+	code := exitCode(err)
+	if code == 0 {
+		if err := outputFailed(); err != nil {
+			say(err)
+			return 1
+		}
+	}
+	return code
 }
 
 // exitCode says err (if any) and is the code wr exits with for it.
@@ -188,7 +195,7 @@ func sentence(err error) string {
 }
 
 func newApp(notFound *string) *cli.App {
-	cli.VersionPrinter = func(*cli.Context) { fmt.Println(versionLine()) }
+	cli.VersionPrinter = func(*cli.Context) { fmt.Fprintln(stdout, versionLine()) }
 	app := &cli.App{
 		Name:                 "wr",
 		Usage:                "keep terminal sessions alive; attach to them from any terminal, many at once",
@@ -198,6 +205,7 @@ func newApp(notFound *string) *cli.App {
 			&cli.StringFlag{Name: "socket", Usage: "server socket `PATH` (also after the verb)", EnvVars: []string{"WR_SOCKET"}},
 		},
 		ExitErrHandler:  func(*cli.Context, error) {},
+		Writer:          stdout,
 		CommandNotFound: func(_ *cli.Context, name string) { *notFound = name },
 		Commands: []*cli.Command{
 			attachCommand(), newCommand(), lsCommand(), hasCommand(), killCommand(), sendCommand(),
@@ -516,7 +524,7 @@ func lsCommand() *cli.Command {
 			}
 			if c.Bool("json") {
 				b, _ := json.MarshalIndent(sessions, "", "  ")
-				fmt.Println(string(b))
+				fmt.Fprintln(stdout, string(b))
 				return nil
 			}
 			if len(sessions) == 0 {
@@ -526,7 +534,7 @@ func lsCommand() *cli.Command {
 			for i, s := range sessions {
 				all[i].SessionInfo = s
 			}
-			printSessions(os.Stdout, all)
+			printSessions(stdout, all)
 			return nil
 		},
 	}
@@ -898,7 +906,7 @@ func serverCommand() *cli.Command {
 					if err != nil {
 						return err
 					}
-					fmt.Printf("pid %d\nversion %s\nuptime %s\nsessions %d\nsocket %s\ngoroutines %d\nheap-kib %d\nflood-pauses %d\nmemory-releases %d\nbursts %d\nsecond-cpu %d\nknocks %d\nhelped-kib %d\n",
+					fmt.Fprintf(stdout, "pid %d\nversion %s\nuptime %s\nsessions %d\nsocket %s\ngoroutines %d\nheap-kib %d\nflood-pauses %d\nmemory-releases %d\nbursts %d\nsecond-cpu %d\nknocks %d\nhelped-kib %d\n",
 						st.PID, st.Version, (time.Duration(st.Uptime) * time.Second).String(), st.Sessions, st.Socket, st.Goroutines, st.HeapKiB, st.FloodPauses, st.MemoryReleases, st.Bursts, st.SecondCPU, st.Knocks, st.HelpedKiB)
 					return nil
 				},
@@ -913,7 +921,7 @@ func versionCommand() *cli.Command {
 		Name:  "version",
 		Usage: "print wr's version (as --version does)",
 		Action: func(*cli.Context) error {
-			fmt.Println(versionLine())
+			fmt.Fprintln(stdout, versionLine())
 			return nil
 		},
 	}
@@ -938,7 +946,7 @@ func namesCommand() *cli.Command {
 			}
 			names, _ := cl.Names()
 			for _, n := range names {
-				fmt.Println(n)
+				fmt.Fprintln(stdout, n)
 			}
 			return nil
 		},

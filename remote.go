@@ -142,9 +142,9 @@ func lsHosts(c *cli.Context, args []string) error {
 			all = []hostSessions{}
 		}
 		b, _ := json.MarshalIndent(all, "", "  ")
-		fmt.Println(string(b))
+		fmt.Fprintln(stdout, string(b))
 	} else if len(all) > 0 {
-		printSessions(os.Stdout, all)
+		printSessions(stdout, all)
 	}
 	if code != 0 {
 		return &exitError{code: code}

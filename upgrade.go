@@ -42,7 +42,7 @@ func serverUpgradeCommand() *cli.Command {
 			if err != nil {
 				return upgradeFailed(socket, err)
 			}
-			fmt.Printf("server %d upgraded to %s: %d sessions, %d attached clients, output paused %.1f ms\n",
+			fmt.Fprintf(stdout, "server %d upgraded to %s: %d sessions, %d attached clients, output paused %.1f ms\n",
 				up.PID, up.Version, up.Sessions, up.Clients, up.PauseMS)
 			return nil
 		},
@@ -83,7 +83,7 @@ func checkHandoffCommand() *cli.Command {
 			if err != nil {
 				return fail(1, "%v", err)
 			}
-			fmt.Printf("wr-handoff-ok %d %d %s\n", format, n, wire.Version)
+			fmt.Fprintf(stdout, "wr-handoff-ok %d %d %s\n", format, n, wire.Version)
 			return nil
 		},
 	}
