@@ -32,6 +32,13 @@ func TestSendKeys(t *testing.T) {
 		e.mustWr(keys...)
 		e.eventually(tt.name+" shows the keys", func() bool { return strings.Contains(e.mustWr("capture", tt.name), tt.want) })
 	}
+	// The keys tmux's send-keys has that scripts reach for: Insert,
+	// Delete, back tab, Alt (M-: Escape first) and C-Space.
+	e.mustWr("send", "plain", "--key", "Insert", "Delete", "DC", "BTab", "M-x", "M-Enter", "C-Space", "Enter")
+	e.eventually("the extra keys", func() bool {
+		// cat's line is wider than the screen by now: join its rows.
+		return strings.Contains(strings.ReplaceAll(e.mustWr("capture", "plain"), "\n", ""), `^[[2~^[[3~^[[3~^[[Z^[x^[^M^@^M`)
+	})
 	// --enter after keys, and a flag after NAME, and keys by any case.
 	e.mustWr("send", "plain", "--key", "c-a", "--enter")
 	e.eventually("C-a then Enter", func() bool { return strings.Contains(e.mustWr("capture", "plain"), `^M^A^M`) })

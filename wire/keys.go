@@ -4,10 +4,11 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"unicode/utf8"
 )
 
 // KeyNames is the rule for the names SendKeys carries, as a person reads it.
-const KeyNames = "C-a..C-z, Enter, Escape, Tab, BSpace, Space, Up, Down, Left, Right, Home, End, PageUp, PageDown, F1..F12"
+const KeyNames = "C-a..C-z, C-Space, Enter, Escape, Tab, BTab, BSpace, Space, Up, Down, Left, Right, Home, End, PageUp, PageDown, Insert, Delete, F1..F12, and M-KEY (Alt: Escape, then KEY or one character)"
 
 // ErrBadKey is returned by EncodeKey for a name outside KeyNames.
 var ErrBadKey = errors.New("wire: unknown key name")
@@ -22,11 +23,11 @@ type KeyModes struct {
 // Keys lists every key name (KeyNames spelled out), as completion offers
 // them.
 func Keys() []string {
-	keys := make([]string, 0, 26+25)
+	keys := make([]string, 0, 26+30)
 	for c := 'a'; c <= 'z'; c++ {
 		keys = append(keys, "C-"+string(c))
 	}
-	keys = append(keys, "Enter", "Escape", "Tab", "BSpace", "Space", "Up", "Down", "Left", "Right", "Home", "End", "PageUp", "PageDown")
+	keys = append(keys, "C-Space", "Enter", "Escape", "Tab", "BTab", "BSpace", "Space", "Up", "Down", "Left", "Right", "Home", "End", "PageUp", "PageDown", "Insert", "Delete")
 	for i := 1; i <= 12; i++ {
 		keys = append(keys, fmt.Sprintf("F%d", i))
 	}
@@ -39,9 +40,13 @@ var cursorKeys = map[string]byte{
 }
 
 // fixedKeys are the keys that send the same bytes in every mode (xterm's).
+// tmux's names for some (DC, IC, PPage, NPage) are taken too: its users'
+// scripts spell them so.
 var fixedKeys = map[string]string{
-	"enter": "\r", "escape": "\x1b", "esc": "\x1b", "tab": "\t", "bspace": "\x7f", "space": " ",
-	"pageup": "\x1b[5~", "pagedown": "\x1b[6~",
+	"enter": "\r", "escape": "\x1b", "esc": "\x1b", "tab": "\t", "btab": "\x1b[Z", "bspace": "\x7f", "space": " ",
+	"c-space": "\x00",
+	"pageup":  "\x1b[5~", "pagedown": "\x1b[6~", "ppage": "\x1b[5~", "npage": "\x1b[6~",
+	"insert": "\x1b[2~", "ic": "\x1b[2~", "delete": "\x1b[3~", "dc": "\x1b[3~",
 	"f1": "\x1bOP", "f2": "\x1bOQ", "f3": "\x1bOR", "f4": "\x1bOS",
 	"f5": "\x1b[15~", "f6": "\x1b[17~", "f7": "\x1b[18~", "f8": "\x1b[19~",
 	"f9": "\x1b[20~", "f10": "\x1b[21~", "f11": "\x1b[23~", "f12": "\x1b[24~",
@@ -51,6 +56,20 @@ var fixedKeys = map[string]string{
 // xterm encodes it. Names are case-insensitive; C-x is control and a
 // letter. A name outside KeyNames is ErrBadKey.
 func AppendKey(dst []byte, key string, m KeyModes) ([]byte, error) {
+	// Alt sends Escape before the key (xterm's metaSendsEscape, what
+	// tmux's send-keys M- does); a single character after M- is sent as
+	// it is, so M-x and M-X differ as Alt+x and Alt+Shift+x do.
+	if len(key) > 2 && (key[:2] == "M-" || key[:2] == "m-") {
+		rest := key[2:]
+		if utf8.RuneCountInString(rest) == 1 && rest[0] >= ' ' && rest != "\x7f" {
+			return append(append(dst, 0x1b), rest...), nil
+		}
+		out, err := AppendKey(append(dst, 0x1b), rest, m)
+		if err != nil {
+			return dst, fmt.Errorf("%w %q", ErrBadKey, key)
+		}
+		return out, nil
+	}
 	k := strings.ToLower(key)
 	if rest, ok := strings.CutPrefix(k, "c-"); ok && len(rest) == 1 && rest[0] >= 'a' && rest[0] <= 'z' {
 		return append(dst, rest[0]-'a'+1), nil

@@ -31,6 +31,19 @@ func TestAppendKey(t *testing.T) {
 		{"f1", "F1", KeyModes{}, "\x1bOP"},
 		{"f5", "F5", KeyModes{}, "\x1b[15~"},
 		{"f12", "F12", app, "\x1b[24~"},
+		{"insert", "Insert", KeyModes{}, "\x1b[2~"},
+		{"delete", "Delete", app, "\x1b[3~"},
+		{"delete as tmux names it", "DC", KeyModes{}, "\x1b[3~"},
+		{"page up as tmux names it", "PPage", KeyModes{}, "\x1b[5~"},
+		{"back tab", "BTab", KeyModes{}, "\x1b[Z"},
+		{"control space", "C-Space", KeyModes{}, "\x00"},
+		{"alt letter", "M-x", KeyModes{}, "\x1bx"},
+		{"alt shifted letter", "M-X", KeyModes{}, "\x1bX"},
+		{"alt character", "M-.", KeyModes{}, "\x1b."},
+		{"alt non-ascii character", "M-é", KeyModes{}, "\x1bé"},
+		{"alt named key", "M-Enter", KeyModes{}, "\x1b\r"},
+		{"alt control letter", "m-C-b", KeyModes{}, "\x1b\x02"},
+		{"alt arrow in application mode", "M-Up", app, "\x1b\x1bOA"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -43,7 +56,7 @@ func TestAppendKey(t *testing.T) {
 }
 
 func TestAppendKeyRefusesUnknownNames(t *testing.T) {
-	for _, key := range []string{"", "C-", "C-1", "C-ab", "F13", "Enterr", "ctrl-c"} {
+	for _, key := range []string{"", "C-", "C-1", "C-ab", "F13", "Enterr", "ctrl-c", "M-", "M-Enterr", "M-\t"} {
 		if _, err := AppendKey(nil, key, KeyModes{}); !errors.Is(err, ErrBadKey) {
 			t.Errorf("AppendKey(%q): err %v, want ErrBadKey", key, err)
 		}
@@ -61,7 +74,7 @@ func TestKeysAreKeys(t *testing.T) {
 			}
 		}
 	}
-	for _, want := range []string{"C-a", "C-z", "Enter", "PageDown", "F1", "F12"} {
+	for _, want := range []string{"C-a", "C-z", "Enter", "PageDown", "Delete", "BTab", "F1", "F12"} {
 		if !slices.Contains(keys, want) {
 			t.Errorf("Keys lacks %q", want)
 		}
