@@ -80,7 +80,8 @@ func (s *server) serveAttach(conn *net.UnixConn, req wire.Attach) {
 	id := s.nextClient
 	s.mu.Unlock()
 
-	c := newClient(id, conn, req.ReadOnly || req.Record, max(req.Cols, 0), max(req.Rows, 0))
+	cols, rows := clientSize(req.Cols, req.Rows)
+	c := newClient(id, conn, req.ReadOnly || req.Record, cols, rows)
 	if req.Record {
 		c.record, c.cols, c.rows = true, 0, 0
 	}

@@ -506,7 +506,8 @@ func (ss *session) keyModes() wire.KeyModes {
 
 func (ss *session) resize(c *client, cols, rows int) {
 	ss.mu.Lock()
-	ss.sizeResizeLocked(c, max(cols, 0), max(rows, 0))
+	cols, rows = clientSize(cols, rows)
+	ss.sizeResizeLocked(c, cols, rows)
 	ss.countAnswerersLocked()
 	ss.mu.Unlock()
 }

@@ -5,6 +5,8 @@ package mux
 // before returning, so a claim's new size reaches the application before
 // the claimer's input. size_test.go has a case for each rule.
 
+import "wr/screen"
+
 // sizeAttachLocked: attaching takes ownership only when nobody owns the size.
 func (ss *session) sizeAttachLocked(c *client) {
 	if ss.owner == nil && c.canOwn() {
@@ -86,4 +88,12 @@ func (ss *session) applySizeLocked(c *client) {
 	ss.model.pushLocked(modelOp{cols: c.cols, rows: c.rows})
 	ss.sizeChangedLocked()
 	ss.reviewViewsLocked() // each client is drawn or sent the bytes at this point
+}
+
+// clientSize bounds a size a client asked for (Attach, Resize): never
+// negative, and never past what the screen model holds. Beyond it the PTY
+// took up to 65535 columns while the model kept 4096, so the program drew
+// for a width no client was shown, and wr ls showed the size asked.
+func clientSize(cols, rows int) (int, int) {
+	return min(max(cols, 0), screen.MaxCols), min(max(rows, 0), screen.MaxRows)
 }

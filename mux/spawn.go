@@ -19,6 +19,9 @@ import (
 // exited, when its creator did not say (SessionConfig.KeepMS 0).
 const defaultKeep = 24 * time.Hour
 
+// maxKeep is the longest keep: a Duration's largest (292 years).
+const maxKeep = time.Duration(1<<63 - 1)
+
 // startSession starts the command of cfg on a new PTY. Its output is not
 // read until run is called, so the creating client can be registered first
 // and see the shell's first prompt.
@@ -54,8 +57,8 @@ func (s *server) startSession(name string, cfg wire.SessionConfig) (*session, er
 		return nil, fmt.Errorf("cannot start %s: %w", argv[0], err)
 	}
 	cmd := &exec.Cmd{Path: path, Args: argv, Env: env, Dir: cfg.Cwd}
-	cols, rows := cfg.Cols, cfg.Rows
-	if cols <= 0 || rows <= 0 {
+	cols, rows := clientSize(cfg.Cols, cfg.Rows)
+	if cols == 0 || rows == 0 {
 		cols, rows = 80, 24
 	}
 	p, err := ptyproc.Start(cmd, cols, rows)
@@ -74,7 +77,9 @@ func (s *server) startSession(name string, cfg wire.SessionConfig) (*session, er
 	ss.setName(name)
 	switch {
 	case cfg.KeepMS > 0:
-		ss.keep = time.Duration(cfg.KeepMS) * time.Millisecond
+		// Bounded, or a keep_ms past 292 years wraps negative and the
+		// session is collected at once.
+		ss.keep = time.Duration(min(cfg.KeepMS, int64(maxKeep/time.Millisecond))) * time.Millisecond
 	case cfg.KeepMS == 0:
 		ss.keep = defaultKeep
 	}

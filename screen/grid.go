@@ -17,7 +17,7 @@ type line struct {
 	// first is the first of c cells, of which the line holds the first n;
 	// nil while it has never held any. Not a []cell: with the two marks
 	// below, a slice header took a line to 32 bytes, and every row of
-	// every screen and scrollback has one. A line is at most maxCols cells
+	// every screen and scrollback has one. A line is at most MaxCols cells
 	// (see the check below). Read and set the cells with cells and
 	// setCells (writableTo, the hot path, reads the fields itself).
 	first *cell
@@ -34,7 +34,7 @@ type line struct {
 
 // A line's counts are 16 bits: this fails to compile if a line could hold
 // more cells.
-const _ = uint16(maxCols)
+const _ = uint16(MaxCols)
 
 // cells returns the cells l holds (nil when it holds none).
 func (l *line) cells() []cell {
@@ -44,7 +44,7 @@ func (l *line) cells() []cell {
 	return unsafe.Slice(l.first, l.c)[:l.n]
 }
 
-// setCells makes cs, at most maxCols of them, the cells l holds.
+// setCells makes cs, at most MaxCols of them, the cells l holds.
 func (l *line) setCells(cs []cell) {
 	l.first, l.n, l.c = unsafe.SliceData(cs), uint16(len(cs)), uint16(cap(cs))
 }

@@ -16,10 +16,11 @@ const (
 	// reserve gigabytes.
 	MaxScrollback = 1 << 20
 
-	// maxCols and maxRows bound the screen size: a bogus size from a client
-	// must not allocate without limit.
-	maxCols = 4096
-	maxRows = 2048
+	// MaxCols and MaxRows bound the screen size: a bogus size from a client
+	// must not allocate without limit. The server holds a PTY to them too,
+	// so that the program never draws for a width the model cannot hold.
+	MaxCols = 4096
+	MaxRows = 2048
 
 	// maxParam bounds numeric parameters: counts past it mean "all".
 	maxParam = 1<<16 - 1
@@ -142,7 +143,7 @@ func New(cols, rows, scrollback int) *Screen {
 }
 
 func clampSize(cols, rows int) (int, int) {
-	return min(max(cols, 1), maxCols), min(max(rows, 1), maxRows)
+	return min(max(cols, 1), MaxCols), min(max(rows, 1), MaxRows)
 }
 
 // resetState puts everything but the grids' contents, the title and the
@@ -162,7 +163,7 @@ func (s *Screen) resetState() {
 // defaultTabs is the power-on tab stops, every 8 columns, of the widest
 // screen. It is only ever read.
 var defaultTabs = func() []bool {
-	tabs := make([]bool, maxCols)
+	tabs := make([]bool, MaxCols)
 	for i := 8; i < len(tabs); i += 8 {
 		tabs[i] = true
 	}
