@@ -494,6 +494,10 @@ func newCommand() *cli.Command {
 				return fail(1, "cannot find my own binary to start the server: %v", err)
 			}
 			if path := c.String("record"); path != "" {
+				if path == "-" {
+					_, err := createRecording(path) // says why not
+					return err
+				}
 				return startRecorder(c, exe, name, path, command)
 			}
 			return cl.New(exe, bare, sessionConfig(c, command))

@@ -26,6 +26,9 @@ import (
 // the real reader left every write would block for ever instead of
 // failing.
 func createRecording(path string) (*os.File, error) {
+	if path == "-" {
+		return nil, &usageError{errors.New("--record - would write the recording where nobody reads it (the terminal, or nowhere for wr new -d); `wr record NAME -` writes one to stdout")}
+	}
 	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o666)
 	if err != nil {
 		return nil, fail(1, "cannot create the recording: %v", err)
@@ -70,11 +73,17 @@ func recordCommand() *cli.Command {
 			if err != nil {
 				return err
 			}
-			f, err := createRecording(path)
-			if err != nil {
-				return err
+			// "-" is stdout, as for asciinema's cat and most tools: wr
+			// record NAME - | gzip.
+			var f *os.File
+			var w io.Writer = stdout
+			if path != "-" || c.Bool("create") {
+				if f, err = createRecording(path); err != nil {
+					return err
+				}
+				defer f.Close()
+				w = f
 			}
-			defer f.Close()
 			stop := make(chan struct{})
 			sigs := make(chan os.Signal, 1)
 			signal.Notify(sigs, syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP)
@@ -101,11 +110,13 @@ func recordCommand() *cli.Command {
 					}
 				}
 			}
-			if err := cl.Record(name, f, opt); err != nil {
+			if err := cl.Record(name, w, opt); err != nil {
 				return err
 			}
-			if err := f.Close(); err != nil {
-				return fail(1, "write the recording: %v", err)
+			if f != nil {
+				if err := f.Close(); err != nil {
+					return fail(1, "write the recording: %v", err)
+				}
 			}
 			return nil
 		},

@@ -13,6 +13,7 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+	"time"
 
 	"wr/screen"
 )
@@ -222,5 +223,57 @@ func TestAttachRecords(t *testing.T) {
 	c, ok := readCast(t, file)
 	if !ok || c.width != 90 || c.height != 20 || !strings.Contains(c.output(), "IN-THE-RECORDING") {
 		t.Errorf("recording %dx%d, ok %v, output %q; want 90x20 with the command's output", c.width, c.height, ok, c.output())
+	}
+}
+
+// wr record NAME - writes the recording to stdout (wr record s - | gzip);
+// a --record - of wr new -d or wr attach, which would write it where
+// nobody reads it, is refused and creates nothing.
+func TestRecordToStdout(t *testing.T) {
+	e := newEnv(t)
+	e.mustWr("new", "-d", "job", "--", "sh", "-c", "read x; echo LAST-LINE; exit 4")
+	file := filepath.Join(e.dir, "stdout.cast")
+	out, err := os.Create(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer out.Close()
+	rec := exec.Command(wrBin, "record", "job", "-")
+	rec.Env, rec.Dir, rec.Stdout = e.vars, e.dir, out
+	var stderr bytes.Buffer
+	rec.Stderr = &stderr
+	if err := rec.Start(); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() { done <- rec.Wait() }()
+	t.Cleanup(func() { _ = rec.Process.Kill(); <-done })
+	e.waitClients("job", 1)
+	e.mustWr("send", "job", "--enter", "go")
+	if r := e.wr("wait", "job"); r.code != 4 {
+		t.Fatalf("wr wait job: exit %d, stderr %q; want 4", r.code, r.stderr)
+	}
+	select {
+	case err := <-done:
+		done <- err // for the cleanup
+		if err != nil {
+			t.Fatalf("wr record job -: %v, stderr %q", err, stderr.String())
+		}
+	case <-time.After(timeout):
+		t.Fatal("wr record did not end with its session")
+	}
+	if c, ok := readCast(t, file); !ok || !strings.Contains(c.output(), "LAST-LINE") {
+		t.Fatalf("the recording on stdout lacks the session's output: %q", c.output())
+	}
+	if _, err := os.Stat(filepath.Join(e.dir, "-")); err == nil {
+		t.Error("wr record wrote a file named -")
+	}
+	for _, args := range [][]string{{"new", "-d", "--record", "-", "bg"}, {"attach", "--record", "-", "bg"}} {
+		if r := e.wr(args...); r.code != 2 || !strings.Contains(r.stderr, "wr record NAME -") {
+			t.Errorf("wr %s: exit %d, stderr %q; want a usage error pointing at wr record NAME -", strings.Join(args, " "), r.code, r.stderr)
+		}
+	}
+	if r := e.wr("has", "bg"); r.code != 1 {
+		t.Error("a session was created though its recording was refused")
 	}
 }
