@@ -321,6 +321,9 @@ func oneName(c *cli.Context) (string, error) {
 func sessionConfig(c flagValues, command []string) wire.SessionConfig {
 	cwd, _ := os.Getwd()
 	cfg := wire.SessionConfig{Command: command, Cwd: cwd, Env: os.Environ(), Scrollback: c.Int("scrollback")}
+	if cfg.Scrollback == 0 {
+		cfg.Scrollback = -1 // none, as tmux's history-limit 0; the wire's 0 is the default
+	}
 	if c.IsSet("keep") {
 		// 0 on the command line keeps nothing; 0 on the wire is the
 		// server's default.

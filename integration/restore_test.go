@@ -197,6 +197,28 @@ func TestCapture(t *testing.T) {
 	}
 }
 
+// --scrollback 0 keeps no scrollback, as tmux's history-limit 0 does (it
+// was taken as the default, 2000), and an upgrade keeps it so.
+func TestScrollbackZeroKeepsNone(t *testing.T) {
+	e := newEnv(t)
+	e.mustWr("new", "-d", "--scrollback", "0", "z", "--", "sh", "-c",
+		`i=1; while [ $i -le 100 ]; do echo "row $i"; i=$((i+1)); done; echo done; exec sleep 1000`)
+	e.stableCapture("z", "done")
+	check := func(when string) {
+		all, screen := e.mustWr("capture", "--scrollback", "z"), e.mustWr("capture", "z")
+		if all != screen || !strings.Contains(all, "row 100\n") {
+			t.Fatalf("%s: capture --scrollback of a session with --scrollback 0:\n%s\nwant the screen alone:\n%s", when, all, screen)
+		}
+	}
+	check("before an upgrade")
+	e.mustWr("server", "upgrade")
+	// sleep does not read: the terminal's echo of the line scrolls the
+	// screen, which would push a line into any scrollback.
+	e.mustWr("send", "z", "--enter", "mark")
+	e.stableCapture("z", "mark")
+	check("after an upgrade")
+}
+
 // With nobody attached the server answers the program's DA1 and cursor
 // position queries itself; with a client attached it leaves that to the
 // client's terminal.

@@ -194,6 +194,9 @@ func (s *server) handoffState(h *upgradeHold, req *net.UnixConn) (*handoffState,
 			hs.Shown = append(hs.Shown, handoffShown{Terminal: id, Unseen: pushed - min(ss.shown.upTo[i], pushed)})
 		}
 		hs.Scrollback = ss.model.scr.ScrollbackLimit()
+		if hs.Scrollback == 0 {
+			hs.Scrollback = -1 // none; 0 would be the default (screen.New)
+		}
 		hs.Cols, hs.Rows = ss.cols, ss.rows
 		hs.Env, hs.AgentTarget = ss.env, ss.agentTarget
 		if ss.owner != nil {

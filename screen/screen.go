@@ -125,12 +125,15 @@ type kittyFlags struct {
 
 const maxKittyStack = 16
 
-// New returns a blank screen of the given size. scrollback <= 0 means
-// DefaultScrollback lines.
+// New returns a blank screen of the given size. scrollback 0 means
+// DefaultScrollback lines, and a negative one none (tmux's history-limit 0).
 func New(cols, rows, scrollback int) *Screen {
 	cols, rows = clampSize(cols, rows)
-	if scrollback <= 0 {
+	switch {
+	case scrollback == 0:
 		scrollback = DefaultScrollback
+	case scrollback < 0:
+		scrollback = 0
 	}
 	scrollback = min(scrollback, MaxScrollback)
 	s := &Screen{cols: cols, rows: rows}

@@ -124,12 +124,15 @@ type Refused struct {
 // SessionConfig is what the creating client sends so the session runs as if
 // the command had been started in the client's own shell.
 type SessionConfig struct {
-	Command    []string `json:"command,omitempty"` // empty: the server picks $SHELL from Env, else /bin/sh
-	Cwd        string   `json:"cwd,omitempty"`
-	Env        []string `json:"env,omitempty"`
-	Cols       int      `json:"cols"`
-	Rows       int      `json:"rows"`
-	Scrollback int      `json:"scrollback,omitempty"`
+	Command []string `json:"command,omitempty"` // empty: the server picks $SHELL from Env, else /bin/sh
+	Cwd     string   `json:"cwd,omitempty"`
+	Env     []string `json:"env,omitempty"`
+	Cols    int      `json:"cols"`
+	Rows    int      `json:"rows"`
+	// Scrollback is how many lines of scrollback the session keeps: 0 is
+	// the server's default (2000), a negative value none. Servers before
+	// 1.5 take a negative value as the default.
+	Scrollback int `json:"scrollback,omitempty"`
 	// KeepMS is how long the session is kept, exited, when it ends with
 	// no client attached: 0 is the server's default (24 h), a negative
 	// value keeps nothing. Added in protocol 1.2.
