@@ -3,7 +3,6 @@ package attach
 import (
 	"errors"
 	"fmt"
-	"os"
 	"syscall"
 	"time"
 
@@ -37,7 +36,7 @@ const socketLostWait = time.Second
 // starting in that instant steps aside, as it does for a live one, and its
 // client tries again (dialOrStart).
 func lockHolder(socket string) (held bool, pid int) {
-	f, err := os.OpenFile(socket+".lock", os.O_RDONLY|syscall.O_NOFOLLOW|syscall.O_NONBLOCK, 0)
+	f, err := wire.OpenLockFile(socket)
 	if err != nil {
 		return false, 0
 	}

@@ -2,10 +2,8 @@ package client
 
 import (
 	"errors"
-	"os"
 	"strconv"
 	"strings"
-	"syscall"
 
 	"wr/attach"
 	"wr/wire"
@@ -67,7 +65,7 @@ func (c *Client) UpgradeIfOlder(binary string) (bool, wire.Upgraded, error) {
 // verb), and at worst a wrong one skips an upgrade that the next
 // `wr server upgrade` does.
 func lockedVersion(socket string) (string, bool) {
-	f, err := os.OpenFile(socket+".lock", os.O_RDONLY|syscall.O_NOFOLLOW|syscall.O_NONBLOCK, 0)
+	f, err := wire.OpenLockFile(socket)
 	if err != nil {
 		return "", false
 	}

@@ -241,7 +241,11 @@ func hasSocketTo(pid int) bool {
 
 // allAsleep reports whether every thread of process pid is asleep: none
 // running or waiting to run, so no goroutine of it has work to do.
-func allAsleep(pid int) bool {
+func allAsleep(pid int) bool { return allInState(pid, 'S') }
+
+// allInState reports whether every thread of process pid is in state (as
+// /proc shows it: 'S' asleep, 'T' stopped).
+func allInState(pid int, state byte) bool {
 	tasks, err := os.ReadDir(fmt.Sprintf("/proc/%d/task", pid))
 	if err != nil || len(tasks) == 0 {
 		return false
@@ -253,7 +257,7 @@ func allAsleep(pid int) bool {
 		}
 		// The state follows the command, which is in parentheses.
 		i := strings.LastIndexByte(string(b), ')')
-		if i < 0 || i+2 >= len(b) || b[i+2] != 'S' {
+		if i < 0 || i+2 >= len(b) || b[i+2] != state {
 			return false
 		}
 	}

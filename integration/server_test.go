@@ -344,10 +344,7 @@ func TestServerLeavesAnotherServersSocket(t *testing.T) {
 	first := e.serverPID()
 	// Stopped, so that it cannot bind its socket again (relisten) before
 	// the second server does.
-	if err := syscall.Kill(first, syscall.SIGSTOP); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = syscall.Kill(first, syscall.SIGCONT) })
+	stopProcess(e, first)
 	for _, f := range []string{e.socket, e.socket + ".lock"} {
 		if err := os.Remove(f); err != nil {
 			t.Fatal(err)

@@ -4,6 +4,7 @@ package integration
 
 import (
 	"os"
+	"runtime"
 	"strconv"
 	"strings"
 	"syscall"
@@ -38,9 +39,11 @@ func TestServerBindsItsRemovedSocketAgain(t *testing.T) {
 					t.Fatal(err)
 				}
 			}
-			if ls := e.mustWr("ls"); !strings.Contains(ls, "kept") {
-				t.Fatalf("wr ls after the removal: %q, want the session", ls)
-			}
+			// With both gone a client cannot tell the server is there
+			// until it has bound them again.
+			e.eventually("wr ls to show the session again", func() bool {
+				return strings.Contains(e.mustWr("ls"), "kept")
+			})
 			if now := e.serverPID(); now != pid {
 				t.Fatalf("server pid %d, want the first server (%d)", now, pid)
 			}
@@ -63,10 +66,7 @@ func TestAClientNamesAServerWhoseSocketIsGone(t *testing.T) {
 	e := newEnv(t)
 	e.mustWr("new", "-d", "kept", "--", "sleep", "1000")
 	pid := e.serverPID()
-	if err := syscall.Kill(pid, syscall.SIGSTOP); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = syscall.Kill(pid, syscall.SIGCONT) })
+	stopProcess(e, pid)
 	if err := os.Remove(e.socket); err != nil {
 		t.Fatal(err)
 	}
@@ -104,5 +104,84 @@ func TestSIGUSR1LeavesAServingServerServing(t *testing.T) {
 	after, err := os.Stat(e.socket)
 	if err != nil || !os.SameFile(before, after) || e.serverPID() != pid {
 		t.Fatalf("SIGUSR1 replaced the socket or the server (%v)", err)
+	}
+}
+
+// stopProcess stops pid and waits until every thread of it is stopped
+// (SIGSTOP reaches each thread in its own time, and one still running
+// would act on what the test does next); the cleanup lets it go on.
+func stopProcess(e *env, pid int) {
+	e.t.Helper()
+	if err := syscall.Kill(pid, syscall.SIGSTOP); err != nil {
+		e.t.Fatal(err)
+	}
+	e.t.Cleanup(func() { _ = syscall.Kill(pid, syscall.SIGCONT) })
+	e.eventually("the process to stop", func() bool { return allInState(pid, 'T') })
+}
+
+// A FIFO put at the lock's path is never read: a client reading the
+// server's version from it waited for ever, and with it every verb.
+func TestAFIFOForALockFileHangsNothing(t *testing.T) {
+	e := newEnv(t)
+	e.mustWr("new", "-d", "kept", "--", "sleep", "1000")
+	pid := e.serverPID()
+	stopProcess(e, pid) // so that it does not make the lock file again first
+	if err := os.Remove(e.socket + ".lock"); err != nil {
+		t.Fatal(err)
+	}
+	if err := syscall.Mkfifo(e.socket+".lock", 0o600); err != nil {
+		t.Fatal(err)
+	}
+	// Held open, as a server that locked it would: a read then waits
+	// for data instead of finding none.
+	fifo, err := os.OpenFile(e.socket+".lock", os.O_RDWR, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer fifo.Close()
+	if err := syscall.Kill(pid, syscall.SIGCONT); err != nil {
+		t.Fatal(err)
+	}
+	if ls := e.mustWr("ls"); !strings.Contains(ls, "kept") {
+		t.Fatalf("wr ls with a FIFO for the lock file: %q", ls)
+	}
+	if fi, err := os.Lstat(e.socket + ".lock"); err != nil || fi.Mode()&os.ModeNamedPipe == 0 {
+		t.Fatalf("the FIFO was replaced (%v): the test no longer tests it", err)
+	}
+}
+
+// SIGUSR1 sent while an upgrade execs the new binary (as a person told to
+// send one might) neither kills the server nor stops the upgrade: between
+// the exec and the new binary's Notify it was the default, which ends the
+// process and every session with it.
+func TestSIGUSR1DuringAnUpgrade(t *testing.T) {
+	e := newEnv(t)
+	e.mustWr("new", "-d", "kept", "--", "sleep", "1000")
+	pid := e.serverPID()
+	stop := make(chan struct{})
+	storming := make(chan struct{})
+	go func() {
+		defer close(storming)
+		for {
+			select {
+			case <-stop:
+				return
+			default:
+				_ = syscall.Kill(pid, syscall.SIGUSR1)
+				runtime.Gosched()
+			}
+		}
+	}()
+	r := e.wr("server", "upgrade")
+	close(stop)
+	<-storming
+	if r.code != 0 {
+		t.Fatalf("wr server upgrade under SIGUSR1: exit %d, stderr %q", r.code, r.stderr)
+	}
+	if now := e.serverPID(); now != pid {
+		t.Fatalf("server pid %d after the upgrade, want %d", now, pid)
+	}
+	if ls := e.mustWr("ls"); !strings.Contains(ls, "kept") {
+		t.Fatalf("wr ls after the upgrade: %q", ls)
 	}
 }

@@ -336,8 +336,8 @@ func (s *server) takeHandoff(name string) (*handoffState, error) {
 	}
 	unix.CloseOnExec(st.LockFD)
 	s.ln, s.lockFile = ul, os.NewFile(uintptr(st.LockFD), s.socket+".lock")
-	writeLockedVersion(s.lockFile) // this binary's, not the old server's
 	s.started, s.activated = st.Started, st.Activated
+	writeLockedVersion(s.lockFile, s.lockPid()) // this binary's, not the old server's
 	s.nextClient, s.hadSession = st.NextClient, st.HadSession
 	return st, nil
 }

@@ -3,7 +3,6 @@ package mux
 import (
 	"errors"
 	"net"
-	"os"
 	"path/filepath"
 
 	"wr/wire"
@@ -18,16 +17,20 @@ import (
 // (everywhere, as tmux does). A lock file removed with it is made again
 // too: without it a second server could start beside this one.
 
-// watchSocket starts both triggers; stop ends them. usr1 is notified of
+// watchSocket starts both triggers; stop ends them. s.usr1 is notified of
 // SIGUSR1 from the top of Run, before the server's pid goes into the lock
 // file (lockServer, takeHandoff): the pid is what a person is told to send
-// SIGUSR1 to, and until Notify SIGUSR1 would kill the server. A signal
-// that came before the server listened waits in usr1 until now.
-func (s *server) watchSocket(usr1 <-chan os.Signal) (stop func()) {
+// SIGUSR1 to, and until Notify SIGUSR1 would kill the server (an upgrade
+// ignores it across its exec, execHandoff). A signal that came before the
+// server listened waits in s.usr1 until now.
+func (s *server) watchSocket() (stop func()) {
 	name := filepath.Base(s.socket)
-	stopWatch, err := s.dir.WatchRemovals(func(removed string) {
-		if removed == name || removed == name+".lock" {
-			s.relisten(removed + " was removed")
+	stopWatch, err := s.dir.WatchEntries(func(changed string) {
+		switch changed {
+		case "":
+			s.relisten("the directory's watch lost events")
+		case name, name + ".lock":
+			s.relisten(changed + " was removed or replaced")
 		}
 	})
 	if err != nil {
@@ -36,11 +39,14 @@ func (s *server) watchSocket(usr1 <-chan os.Signal) (stop func()) {
 		}
 		stopWatch = func() {}
 	}
+	// A removal before the watch began (between the bind and now, or
+	// during an upgrade's exec) was seen by no one.
+	s.relisten("the socket was gone when the server began to watch it")
 	done := make(chan struct{})
 	go func() {
 		for {
 			select {
-			case <-usr1:
+			case <-s.usr1:
 				s.relisten("SIGUSR1")
 			case <-done:
 				return
@@ -54,9 +60,15 @@ func (s *server) watchSocket(usr1 <-chan os.Signal) (stop func()) {
 // server's again, if they are not. It does nothing while the server stops,
 // and for a socket systemd passed (systemd's to bind).
 func (s *server) relisten(why string) {
-	// An upgrade hands the listener and the lock over: one at a time.
-	// Taken before mu, as the upgrade takes them.
-	s.up.mu.Lock()
+	// An upgrade hands the listener and the lock over: one at a time,
+	// and taken before mu, as the upgrade takes them. During an upgrade
+	// the look is owed: the new binary looks when it starts, and a failed
+	// upgrade looks as it serves on (serveUpgrade). Waiting here instead
+	// would hold the watch, and a storm of SIGUSR1 would hold upgrades off.
+	if !s.up.mu.TryLock() {
+		s.up.relistenOwed.Store(true)
+		return
+	}
 	defer s.up.mu.Unlock()
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -97,7 +109,7 @@ func (s *server) relockLocked() bool {
 			return true
 		}
 	}
-	f, err := lockServer(s.dir, s.socket, 0)
+	f, err := lockServer(s.dir, s.socket, 0, s.lockPid())
 	if err != nil {
 		s.logf("the lock file %s.lock is not this server's any more, and: %v; this server is out of reach but for the clients attached", s.socket, err)
 		return false

@@ -74,6 +74,7 @@ type server struct {
 	lockFile  *os.File         // holds the server lock; handed over by an upgrade
 	daemon    bool             // Options.Daemon
 	activated bool             // ln came from systemd (socket activation) and stays its
+	usr1      chan os.Signal   // SIGUSR1, notified from the top of Run (relisten.go)
 	watcher   *ptyproc.Watcher // waits for the output of quiet sessions and for every exit
 
 	output  atomic.Int64   // bytes read from every PTY, for release
@@ -124,9 +125,9 @@ func Run(opts Options) error {
 	// Whatever the process that started us left open without
 	// close-on-exec stays out of the sessions.
 	rawio.CloseOnExecInherited()
-	usr1 := make(chan os.Signal, 1) // relisten.go
-	signal.Notify(usr1, syscall.SIGUSR1)
-	defer signal.Stop(usr1)
+	s.usr1 = make(chan os.Signal, 1) // relisten.go
+	signal.Notify(s.usr1, syscall.SIGUSR1)
+	defer signal.Stop(s.usr1)
 	dir, err := wire.PrepareDir(s.socket)
 	if err != nil {
 		return err
@@ -157,7 +158,7 @@ func Run(opts Options) error {
 		if s.activated {
 			lockWait = handshakeTimeout
 		}
-		lockFile, err := lockServer(dir, s.socket, lockWait)
+		lockFile, err := lockServer(dir, s.socket, lockWait, s.lockPid())
 		if err != nil {
 			if ln != nil {
 				ln.Close()
@@ -199,7 +200,7 @@ func Run(opts Options) error {
 		knockless() // procs.go
 	}
 	defer s.knocks.close()
-	defer s.watchSocket(usr1)()
+	defer s.watchSocket()()
 	s.logf("listening on %s (pid %d, version %s)", s.socket, os.Getpid(), wire.Version)
 	if opts.Ready != nil {
 		opts.Ready()
@@ -217,8 +218,6 @@ func Run(opts Options) error {
 	var wg sync.WaitGroup
 	if handoff != nil {
 		s.adopt(handoff, &wg) // its connections count as accepted ones
-		// A removal during the exec was seen by no one.
-		s.relisten("the socket was removed during the upgrade")
 	}
 	var fails acceptFailures
 	for {
@@ -301,13 +300,24 @@ func (f *acceptFailures) failed(s *server, err error) time.Duration {
 // lockServer takes an exclusive lock beside the socket for the server's
 // life. The kernel drops it when the process dies, however it dies, so a
 // socket left by a SIGKILLed server is known to be stale.
-func lockServer(dir *wire.Dir, socket string, wait time.Duration) (*os.File, error) {
+//
+// It waits at least lockProbeWait: a client that finds no socket tests
+// the lock with a shared flock for an instant (lockHolder, in attach), and
+// a server that met that instant gave up, for good when it was binding a
+// removed socket again (relisten). pid goes into the file with the version
+// (writeLockedVersion).
+func lockServer(dir *wire.Dir, socket string, wait time.Duration, pid int) (*os.File, error) {
 	path := socket + ".lock"
 	f, err := dir.OpenFile(filepath.Base(path), os.O_RDWR|os.O_CREATE, 0o600)
 	if err != nil {
 		return nil, fmt.Errorf("cannot open the server lock %s: %w", path, wire.ErrnoOf(err))
 	}
-	deadline := time.Now().Add(wait)
+	// A FIFO there would hang every client that reads the version.
+	if fi, err := f.Stat(); err != nil || !fi.Mode().IsRegular() {
+		f.Close()
+		return nil, fmt.Errorf("the server lock %s is not a regular file; remove it", path)
+	}
+	deadline := time.Now().Add(max(wait, lockProbeWait))
 	for {
 		err = unix.Flock(int(f.Fd()), unix.LOCK_EX|unix.LOCK_NB)
 		if !errors.Is(err, unix.EWOULDBLOCK) || time.Now().After(deadline) {
@@ -322,8 +332,22 @@ func lockServer(dir *wire.Dir, socket string, wait time.Duration) (*os.File, err
 		}
 		return nil, fmt.Errorf("cannot take the server lock %s: %w", path, err)
 	}
-	writeLockedVersion(f)
+	writeLockedVersion(f, pid)
 	return f, nil
+}
+
+// lockProbeWait is the least lockServer waits for a lock held: a client's
+// test holds it for microseconds.
+const lockProbeWait = 50 * time.Millisecond
+
+// lockPid is the pid the server writes into its lock file: none under
+// socket activation, where SIGUSR1 cannot help (systemd owns the socket),
+// so a client does not advise it.
+func (s *server) lockPid() int {
+	if s.activated {
+		return 0
+	}
+	return os.Getpid()
 }
 
 // writeLockedVersion writes the server's version and pid into its lock
@@ -332,9 +356,9 @@ func lockServer(dir *wire.Dir, socket string, wait time.Duration) (*os.File, err
 // learn that the server is as new as itself, a round trip that made an
 // attach about a sixth slower; a wr that finds the socket gone names the
 // pid (relisten.go). A server that cannot write it loses nothing but that.
-func writeLockedVersion(f *os.File) {
+func writeLockedVersion(f *os.File, pid int) {
 	if f.Truncate(0) == nil {
-		_, _ = f.WriteAt([]byte(wire.LockFileText(wire.Version, os.Getpid())), 0)
+		_, _ = f.WriteAt([]byte(wire.LockFileText(wire.Version, pid)), 0)
 	}
 }
 

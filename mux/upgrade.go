@@ -64,6 +64,9 @@ const (
 // upgradeState is the server's part in an upgrade.
 type upgradeState struct {
 	mu sync.Mutex // held for a whole upgrade: one at a time
+	// relistenOwed: relisten was asked for while an upgrade held mu
+	// (relisten.go); a failed upgrade does it.
+	relistenOwed atomic.Bool
 	// gate, while not nil, is closed when the hold ends (resume): the
 	// accept loop, held readers of input and reaping wait on it. Stored
 	// before anything is held, cleared by resume once everything goes on.
@@ -547,17 +550,35 @@ func (s *server) handleUpgrade(conn *net.UnixConn, req wire.Upgrade) {
 		s.replyErr(conn, wire.CodeInternal, "cannot run the new binary %s: %v", req.Binary, err)
 		return
 	}
-	if !s.up.mu.TryLock() {
+	if !s.up.lockWithin(upgradeLockWait) {
 		s.replyErr(conn, wire.CodeInternal, "another upgrade is in progress")
 		return
 	}
-	defer s.up.mu.Unlock()
 	s.up.settle(conn) // the new server answers it
 	s.logf("upgrade: handing over to %s", req.Binary)
 	err := s.upgrade(conn, req.Binary)
 	// Only a failure comes back: a successful exec does not return.
+	s.up.mu.Unlock()
 	s.logf("upgrade to %s failed, serving on: %v", req.Binary, err)
+	if s.up.relistenOwed.Swap(false) {
+		s.relisten("the socket changed during the upgrade")
+	}
 	s.replyErr(conn, wire.CodeInternal, "upgrade failed, the server serves on: %v", err)
+}
+
+// upgradeLockWait is how long an upgrade waits for upgradeState.mu: long
+// enough for a relisten (microseconds), short of another upgrade.
+const upgradeLockWait = 100 * time.Millisecond
+
+// lockWithin takes mu if it can within d.
+func (u *upgradeState) lockWithin(d time.Duration) bool {
+	for deadline := time.Now().Add(d); !u.mu.TryLock(); {
+		if time.Now().After(deadline) {
+			return false
+		}
+		time.Sleep(time.Millisecond)
+	}
+	return true
 }
 
 // upgrade does the hand-off; it returns only if it failed, with

@@ -11,7 +11,7 @@ import (
 
 // The watch sees removals and renames away, by name, and nothing once
 // stopped.
-func TestWatchRemovals(t *testing.T) {
+func TestWatchEntries(t *testing.T) {
 	dir := t.TempDir()
 	d, err := OpenDir(dir)
 	if err != nil {
@@ -24,7 +24,7 @@ func TestWatchRemovals(t *testing.T) {
 		}
 	}
 	names := make(chan string, 8)
-	stop, err := d.WatchRemovals(func(name string) { names <- name })
+	stop, err := d.WatchEntries(func(name string) { names <- name })
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -4,8 +4,8 @@ package wire
 
 import "errors"
 
-// WatchRemovals is Linux's alone (inotify); elsewhere a server whose socket
+// WatchEntries is Linux's alone (inotify); elsewhere a server whose socket
 // was removed binds it again on SIGUSR1 only.
-func (d *Dir) WatchRemovals(removed func(name string)) (stop func(), err error) {
+func (d *Dir) WatchEntries(changed func(name string)) (stop func(), err error) {
 	return nil, errors.ErrUnsupported
 }

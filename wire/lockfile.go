@@ -1,6 +1,7 @@
 package wire
 
 import (
+	"errors"
 	"io/fs"
 	"os"
 	"strconv"
@@ -40,6 +41,26 @@ func ParseLockFile(text string) (version string, pid int) {
 	}
 	return version, pid
 }
+
+// OpenLockFile opens socket's lock file to read, as a client does: never
+// following a link, never waiting (a FIFO put there, once a server held it
+// open, hung every verb's read), and only if it is a regular file.
+func OpenLockFile(socket string) (*os.File, error) {
+	f, err := os.OpenFile(socket+".lock", os.O_RDONLY|unix.O_NOFOLLOW|unix.O_NONBLOCK, 0)
+	if err != nil {
+		return nil, err
+	}
+	var st unix.Stat_t
+	if err := unix.Fstat(int(f.Fd()), &st); err != nil || st.Mode&unix.S_IFMT != unix.S_IFREG {
+		f.Close()
+		return nil, &fs.PathError{Op: "open", Path: f.Name(), Err: errNotRegular}
+	}
+	return f, nil
+}
+
+// errNotRegular: a lock file that is not a regular file (a FIFO, a
+// device) is never read or locked.
+var errNotRegular = errors.New("wire: not a regular file")
 
 // FileIDOf is the identity of an open file, to compare with Dir.ID: a lock
 // file held open is still the one at its path only while they match.
