@@ -227,6 +227,11 @@ func newApp(notFound *string) *cli.App {
 			if upgradesFirst[verb] {
 				c.Before = autoUpgrade // upgrade.go
 			}
+			// A verb without subcommands gets no "help" subcommand: the
+			// parser took a session named h or help for it, and wr kill
+			// h printed help and exited 0 with the session running.
+			// --help and -h still show the verb's help.
+			c.HideHelpCommand = len(c.Subcommands) == 0
 			setUsage(verb, c.Subcommands)
 		}
 	}

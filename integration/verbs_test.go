@@ -305,3 +305,32 @@ func sockets(t *testing.T, pid string) map[string]bool {
 	}
 	return set
 }
+
+// Sessions may be named h or help, as in tmux: the parser took those
+// words for its help subcommand, so wr kill h printed help and exited 0
+// with the session running, and wr has help said yes with no such session.
+// --help still shows a verb's help.
+func TestSessionsNamedHelp(t *testing.T) {
+	e := newEnv(t)
+	if r := e.wr("has", "help"); r.code != 1 || r.stdout != "" {
+		t.Fatalf("wr has help with no such session: exit %d, stdout %q; want 1 and nothing", r.code, r.stdout)
+	}
+	e.mustWr("new", "-d", "h", "--", "sh", "-c", "read line; echo got-$line; exec sleep 1000")
+	e.mustWr("new", "-d", "help", "--", "sh", "-c", "exit 7")
+	if r := e.wr("has", "h"); r.code != 0 || r.stdout != "" {
+		t.Fatalf("wr has h: exit %d, stdout %q", r.code, r.stdout)
+	}
+	e.mustWr("send", "h", "--enter", "x")
+	e.eventually("h to show what was sent", func() bool { return strings.Contains(e.mustWr("capture", "h"), "got-x") })
+	if r := e.wr("wait", "help"); r.code != 7 {
+		t.Fatalf("wr wait help: exit %d, stderr %q; want 7", r.code, r.stderr)
+	}
+	e.mustWr("rename", "h", "help")
+	e.mustWr("kill", "help")
+	if r := e.wr("has", "help"); r.code != 1 {
+		t.Fatalf("wr has help after wr kill help: exit %d", r.code)
+	}
+	if out := e.mustWr("kill", "--help"); !strings.Contains(out, "wr kill") {
+		t.Fatalf("wr kill --help: %q", out)
+	}
+}
