@@ -70,9 +70,10 @@ func (s *server) execHandoff(binary, state string, h *upgradeHold, req *net.Unix
 	// (to end the process) until the new binary's Notify: a kill -USR1
 	// in that moment (wr advises one for a socket removed) killed the
 	// server and every session. An ignored signal stays so across exec.
-	signal.Ignore(syscall.SIGUSR1)
+	restore := ignoreAcrossExec(syscall.SIGUSR1)
 	err = syscall.Exec(binary, argv, os.Environ())
-	signal.Notify(s.usr1, syscall.SIGUSR1)
+	restore()
+	signal.Notify(s.usr1, syscall.SIGUSR1) // for the fallback's Ignore
 	undo()
 	return fmt.Errorf("exec %s: %w", binary, err)
 }
