@@ -4,6 +4,7 @@ package integration
 
 import (
 	"os"
+	"path/filepath"
 	"runtime"
 	"strconv"
 	"strings"
@@ -176,12 +177,100 @@ func TestSIGUSR1DuringAnUpgrade(t *testing.T) {
 	close(stop)
 	<-storming
 	if r.code != 0 {
-		t.Fatalf("wr server upgrade under SIGUSR1: exit %d, stderr %q", r.code, r.stderr)
+		log, _ := os.ReadFile(e.socket + ".log")
+		t.Fatalf("wr server upgrade under SIGUSR1: exit %d, stderr %q; the server's log:\n%s", r.code, r.stderr, log)
 	}
 	if now := e.serverPID(); now != pid {
 		t.Fatalf("server pid %d after the upgrade, want %d", now, pid)
 	}
 	if ls := e.mustWr("ls"); !strings.Contains(ls, "kept") {
 		t.Fatalf("wr ls after the upgrade: %q", ls)
+	}
+}
+
+// A server whose whole socket directory was removed makes it again, with
+// its lock, log and socket, and its sessions are in reach: before, it ran
+// on out of everyone's reach, and the next wr started a second server.
+func TestServerMakesItsRemovedDirectoryAgain(t *testing.T) {
+	e := newEnv(t)
+	e.mustWr("new", "-d", "kept", "--", "sleep", "1000")
+	pid := e.serverPID()
+	dir := filepath.Dir(e.socket)
+	first, err := os.Stat(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The server may bind its socket again while rm runs, as it would
+	// under a cleaner: remove until the directory it had is gone.
+	e.eventually("the socket directory to be removed", func() bool {
+		_ = os.RemoveAll(dir)
+		now, err := os.Stat(dir)
+		return err != nil || !os.SameFile(first, now)
+	})
+	e.eventually("wr ls to show the session again", func() bool {
+		return strings.Contains(e.mustWr("ls"), "kept")
+	})
+	if now := e.serverPID(); now != pid {
+		t.Fatalf("server pid %d, want the first server (%d)", now, pid)
+	}
+	e.eventually("the server's log in the new directory to say so", func() bool {
+		log, _ := os.ReadFile(e.socket + ".log")
+		return strings.Contains(string(log), "made the socket directory")
+	})
+}
+
+// At a user's last logout logind empties $XDG_RUNTIME_DIR, detaches its
+// mount and removes it, and the next login mounts a new one; the server
+// and its sessions run on (KillUserProcesses=no). The server makes its
+// directory again in the new runtime directory, before any client of the
+// new login would start a second server there. Before, every session was
+// out of reach for good after a logout (a dropped ssh link, ten seconds
+// later).
+func TestServerComesBackAfterALogout(t *testing.T) {
+	e := newEnv(t)
+	rundir := filepath.Join(e.dir, "user")
+	login := func() {
+		if err := os.Mkdir(rundir, 0o700); err != nil {
+			t.Fatal(err)
+		}
+		if err := syscall.Mount("tmpfs", rundir, "tmpfs", 0, "mode=700"); err != nil {
+			t.Skipf("cannot mount a tmpfs as a runtime directory here: %v", err)
+		}
+	}
+	logout := func() {
+		_ = os.RemoveAll(filepath.Join(rundir, "wr")) // as logind does; the server may bind again meanwhile
+		if err := syscall.Unmount(rundir, syscall.MNT_DETACH); err != nil {
+			t.Fatal(err)
+		}
+		// Removed whole, as logind does: the server may make its
+		// directory in it again meanwhile.
+		e.eventually("the runtime directory to be removed", func() bool {
+			_ = os.RemoveAll(rundir)
+			_, err := os.Stat(rundir)
+			return os.IsNotExist(err)
+		})
+	}
+	login()
+	e.socket = filepath.Join(rundir, "wr", "s.sock")
+	for i, v := range e.vars {
+		if strings.HasPrefix(v, "WR_SOCKET=") {
+			e.vars[i] = "WR_SOCKET=" + e.socket
+		}
+	}
+	// Runs before the harness's own cleanup: the server is stopped while
+	// its socket is in reach, then the mount goes.
+	t.Cleanup(func() {
+		_ = e.wr("server", "stop")
+		_ = syscall.Unmount(rundir, syscall.MNT_DETACH)
+	})
+	e.mustWr("new", "-d", "kept", "--", "sleep", "1000")
+	pid := e.serverPID()
+	logout()
+	login()
+	e.eventually("wr ls in the new login to show the session", func() bool {
+		return strings.Contains(e.mustWr("ls"), "kept")
+	})
+	if now := e.serverPID(); now != pid {
+		t.Fatalf("server pid %d, want the first server (%d)", now, pid)
 	}
 }

@@ -22,7 +22,7 @@ const maxSocketAddr = 107
 func agentLinkPrefix(socket string) string { return filepath.Base(socket) + ".agent-" }
 
 // agentPath is the path a session's SSH_AUTH_SOCK names.
-func (s *server) agentPath(link string) string { return filepath.Join(s.dir.Path(), link) }
+func (s *server) agentPath(link string) string { return filepath.Join(s.dir().Path(), link) }
 
 // actedLocked records that a person acted through c (it attached, or took
 // the size): the session's refreshed variables become c's, and its agent
@@ -50,14 +50,14 @@ func (ss *session) pointAgentLocked(target string) {
 	// A client running inside another session has that session's link as
 	// its agent: point at what it points at, so links never chain (and
 	// two sessions attached inside each other never make a loop).
-	if dir := ss.srv.dir.Path() + "/"; strings.HasPrefix(target, dir+agentLinkPrefix(ss.srv.socket)) {
-		t, err := ss.srv.dir.Readlink(strings.TrimPrefix(target, dir))
+	if dir := ss.srv.dir().Path() + "/"; strings.HasPrefix(target, dir+agentLinkPrefix(ss.srv.socket)) {
+		t, err := ss.srv.dir().Readlink(strings.TrimPrefix(target, dir))
 		if err != nil {
 			return
 		}
 		target = t
 	}
-	if err := ss.srv.dir.Symlink(target, ss.agentLink); err != nil {
+	if err := ss.srv.dir().Symlink(target, ss.agentLink); err != nil {
 		ss.srv.logf("session %s: point the agent link: %v", ss.name(), err)
 		return
 	}
@@ -70,7 +70,7 @@ func (ss *session) removeAgentLink() {
 	if ss.agentLink == "" {
 		return
 	}
-	if err := ss.srv.dir.Remove(ss.agentLink); err != nil && !strings.Contains(err.Error(), "no such file") {
+	if err := ss.srv.dir().Remove(ss.agentLink); err != nil && !strings.Contains(err.Error(), "no such file") {
 		ss.srv.logf("session %s: remove the agent link: %v", ss.name(), err)
 	}
 }
@@ -78,7 +78,7 @@ func (ss *session) removeAgentLink() {
 // removeStaleAgentLinks removes the agent links a server that died left
 // behind; called at start, with the server lock held and no session yet.
 func (s *server) removeStaleAgentLinks() {
-	names, err := s.dir.Names()
+	names, err := s.dir().Names()
 	if err != nil {
 		return
 	}
@@ -92,8 +92,8 @@ func (s *server) removeStaleAgentLinks() {
 		if !ok || len(id) != 16 || strings.Trim(id, "0123456789abcdef") != "" {
 			continue
 		}
-		if _, err := s.dir.Readlink(n); err == nil {
-			_ = s.dir.Remove(n)
+		if _, err := s.dir().Readlink(n); err == nil {
+			_ = s.dir().Remove(n)
 		}
 	}
 }

@@ -261,8 +261,8 @@ func (s *server) handoffClientOf(c *client) handoffClient {
 // checked descriptor) and returns the file's name.
 func (s *server) writeHandoff(st *handoffState) (string, error) {
 	name := handoffName(s.socket)
-	_ = s.dir.Remove(name) // one a failed upgrade left
-	f, err := s.dir.OpenFile(name, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
+	_ = s.dir().Remove(name) // one a failed upgrade left
+	f, err := s.dir().OpenFile(name, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
 	if err != nil {
 		return "", fmt.Errorf("cannot write the hand-off state: %w", err)
 	}
@@ -271,7 +271,7 @@ func (s *server) writeHandoff(st *handoffState) (string, error) {
 		err = cerr
 	}
 	if err != nil {
-		_ = s.dir.Remove(name)
+		_ = s.dir().Remove(name)
 		return "", fmt.Errorf("cannot write the hand-off state: %w", err)
 	}
 	return name, nil
@@ -318,8 +318,8 @@ func CheckHandoff(socket, name string) (format, sessions int, err error) {
 // it), take the listener and the lock. The sessions are adopted once the
 // watcher runs (adopt).
 func (s *server) takeHandoff(name string) (*handoffState, error) {
-	st, err := readHandoff(s.dir, name)
-	_ = s.dir.Remove(name)
+	st, err := readHandoff(s.dir(), name)
+	_ = s.dir().Remove(name)
 	if err != nil {
 		return nil, err
 	}

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"net"
 	"path/filepath"
+	"sync"
 
 	"wr/wire"
 )
@@ -24,21 +25,7 @@ import (
 // ignores it across its exec, execHandoff). A signal that came before the
 // server listened waits in s.usr1 until now.
 func (s *server) watchSocket() (stop func()) {
-	name := filepath.Base(s.socket)
-	stopWatch, err := s.dir.WatchEntries(func(changed string) {
-		switch changed {
-		case "":
-			s.relisten("the directory's watch lost events")
-		case name, name + ".lock":
-			s.relisten(changed + " was removed or replaced")
-		}
-	})
-	if err != nil {
-		if !errors.Is(err, errors.ErrUnsupported) {
-			s.logf("cannot watch %s for the socket's removal (SIGUSR1 makes the server listen again): %v", s.dir.Path(), err)
-		}
-		stopWatch = func() {}
-	}
+	s.watchDir()
 	// A removal before the watch began (between the bind and now, or
 	// during an upgrade's exec) was seen by no one.
 	s.relisten("the socket was gone when the server began to watch it")
@@ -53,7 +40,54 @@ func (s *server) watchSocket() (stop func()) {
 			}
 		}
 	}()
-	return func() { stopWatch(); close(done) }
+	return func() {
+		s.watch.mu.Lock()
+		s.watch.closed = true
+		s.watch.stop()
+		s.watch.mu.Unlock()
+		close(done)
+	}
+}
+
+// dirWatch is the watch of the socket's directory, made again for the
+// new directory when the server makes it again (rehome.go).
+type dirWatch struct {
+	mu     sync.Mutex
+	stop   func()
+	closed bool // the server stops: no new watch
+}
+
+// watchDir watches the socket's directory as it is now, in place of any
+// watch before.
+func (s *server) watchDir() {
+	s.watch.mu.Lock()
+	defer s.watch.mu.Unlock()
+	if s.watch.closed {
+		return
+	}
+	if s.watch.stop != nil {
+		s.watch.stop()
+	}
+	name := filepath.Base(s.socket)
+	stop, err := s.dir().WatchEntries(func(changed string) {
+		switch changed {
+		case ".":
+			s.homeGone()
+		case "":
+			s.relisten("the directory's watch lost events")
+			s.checkHomeSoon()
+		case name, name + ".lock":
+			s.relisten(changed + " was removed or replaced")
+			s.checkHomeSoon()
+		}
+	})
+	if err != nil {
+		if !errors.Is(err, errors.ErrUnsupported) {
+			s.logf("cannot watch %s for the socket's removal (SIGUSR1 makes the server listen again): %v", s.dir().Path(), err)
+		}
+		stop = func() {}
+	}
+	s.watch.stop = stop
 }
 
 // relisten makes the socket and the lock file at their paths this
@@ -75,14 +109,19 @@ func (s *server) relisten(why string) {
 	if s.stopping || s.activated {
 		return
 	}
+	if s.dir().Gone() {
+		// Nothing can be made in it (rehome.go).
+		s.homeGone()
+		return
+	}
 	if !s.relockLocked() {
 		return
 	}
 	name := filepath.Base(s.socket)
-	if id, err := s.dir.ID(name); err == nil && id == s.socketID {
+	if id, err := s.dir().ID(name); err == nil && id == s.socketID {
 		return
 	}
-	ln, err := listen(s.dir, name, s.socket)
+	ln, err := listen(s.dir(), name, s.socket)
 	if err != nil {
 		s.logf("%s, and the server cannot listen again: %v", why, err)
 		return
@@ -90,7 +129,7 @@ func (s *server) relisten(why string) {
 	ln.SetUnlinkOnClose(false)
 	old := s.ln
 	s.ln = ln
-	s.socketID, _ = s.dir.ID(name)
+	s.socketID, _ = s.dir().ID(name)
 	s.knocks.watchListener(ln)
 	// Set before the old one is closed: the accept loop, woken by the
 	// close, takes the new one (listener).
@@ -105,11 +144,11 @@ func (s *server) relisten(why string) {
 func (s *server) relockLocked() bool {
 	lockName := filepath.Base(s.socket) + ".lock"
 	if held, err := wire.FileIDOf(s.lockFile); err == nil {
-		if now, err := s.dir.ID(lockName); err == nil && now == held {
+		if now, err := s.dir().ID(lockName); err == nil && now == held {
 			return true
 		}
 	}
-	f, err := lockServer(s.dir, s.socket, 0, s.lockPid())
+	f, err := lockServer(s.dir(), s.socket, 0, s.lockPid())
 	if err != nil {
 		s.logf("the lock file %s.lock is not this server's any more, and: %v; this server is out of reach but for the clients attached", s.socket, err)
 		return false

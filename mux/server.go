@@ -59,7 +59,9 @@ type Options struct {
 type server struct {
 	// Set by Run before it accepts, then only read.
 	socket string
-	dir    *wire.Dir // the socket's directory, open for the server's life
+	// dirP is the socket's directory, open for the server's life, or
+	// until it was removed and made again (rehome.go); read with dir.
+	dirP atomic.Pointer[wire.Dir]
 	// socketID is the socket file's identity once bound: at exit only
 	// that file is removed, never one another server bound at the path
 	// after a cleaner removed this one's socket and lock.
@@ -75,6 +77,9 @@ type server struct {
 	daemon    bool             // Options.Daemon
 	activated bool             // ln came from systemd (socket activation) and stays its
 	usr1      chan os.Signal   // SIGUSR1, notified from the top of Run (relisten.go)
+	watch     dirWatch         // the watch of the socket's directory (relisten.go)
+	homeCheck atomic.Bool      // a look whether the directory went is due (rehome.go)
+	rehoming  atomic.Bool      // the directory is gone and being made again (rehome.go)
 	watcher   *ptyproc.Watcher // waits for the output of quiet sessions and for every exit
 
 	output  atomic.Int64   // bytes read from every PTY, for release
@@ -133,7 +138,7 @@ func Run(opts Options) error {
 		return err
 	}
 	defer dir.Close()
-	s.dir = dir
+	s.dirP.Store(dir)
 	name := filepath.Base(s.socket)
 	// Under socket activation systemd bound the socket and keeps it: the
 	// server serves on it, never removes it, and at start waits for the
@@ -403,6 +408,9 @@ func removeStale(dir *wire.Dir, name, addr, socket string) error {
 	return nil
 }
 
+// dir is the socket's directory (dirP).
+func (s *server) dir() *wire.Dir { return s.dirP.Load() }
+
 func (s *server) logf(format string, args ...any) { s.log.Printf(format, args...) }
 
 // shutdown stops accepting; Run returns once open connections finish.
@@ -430,7 +438,7 @@ func (s *server) shutdownLocked() {
 	// One systemd passed stays: systemd listens on it and starts the next
 	// server when someone connects.
 	if !s.activated {
-		removed, err := s.dir.RemoveIf(filepath.Base(s.socket), s.socketID)
+		removed, err := s.dir().RemoveIf(filepath.Base(s.socket), s.socketID)
 		switch {
 		case err != nil:
 			s.logf("remove the socket: %v", err)

@@ -131,3 +131,14 @@ func (l *serverLog) rotate() {
 	}
 	l.redirect()
 }
+
+// rehome moves the log into dir, the socket's directory made again after
+// the old one was removed (with the log in it): the server's rehome.
+func (l *serverLog) rehome(dir *wire.Dir) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.dir = dir
+	if l.open() == nil {
+		l.redirect()
+	}
+}

@@ -30,11 +30,11 @@ func (s *server) startSession(name string, cfg wire.SessionConfig) (*session, er
 	marker := "WR_SESSION_ID=" + id
 	env := append(sessionEnv(cfg.Env, name, s.socket), marker)
 	link := ""
-	// s.dir is nil only in tests that run sessions without a socket. A
+	// s.dir() is nil only in tests that run sessions without a socket. A
 	// link whose path is too long for a socket address would break ssh:
 	// the session keeps the client's own agent then (appended last, the
 	// link's path wins over it: exec keeps the last of a name).
-	if s.dir != nil {
+	if s.dir() != nil {
 		if p := s.agentPath(agentLinkPrefix(s.socket) + id); len(p) <= maxSocketAddr {
 			link = agentLinkPrefix(s.socket) + id
 			env = append(env, "SSH_AUTH_SOCK="+p)

@@ -612,7 +612,7 @@ func (s *server) upgrade(conn *net.UnixConn, binary string) error {
 	s.logf("upgrade: checked in %v; held in %v, state written in %v",
 		checked.Sub(start).Round(time.Microsecond), held.Sub(h.at).Round(time.Microsecond), time.Since(held).Round(time.Microsecond))
 	err = s.execHandoff(binary, name, h, conn)
-	_ = s.dir.Remove(name)
+	_ = s.dir().Remove(name)
 	s.resume(h)
 	return err
 }
@@ -637,7 +637,7 @@ func (s *server) precheck(conn *net.UnixConn, binary string) error {
 	if err != nil {
 		return err
 	}
-	defer s.dir.Remove(name)
+	defer s.dir().Remove(name)
 	return checkHandoff(binary, s.socket, name)
 }
 

@@ -11,16 +11,17 @@ import (
 )
 
 // WatchEntries calls changed, from a goroutine of its own, with the name
-// of each entry removed from d, renamed away or renamed onto, and with ""
-// when the kernel dropped events (its queue overflowed), until stop is
-// called. On Linux it is inotify on the directory's descriptor: it
+// of each entry removed from d, renamed away or renamed onto, with ""
+// when the kernel dropped events (its queue overflowed), and with "."
+// when d itself was removed, renamed or unmounted (the watch ends then),
+// until stop is called. On Linux it is inotify on the directory's descriptor: it
 // watches the directory that was checked, wherever it has been renamed to.
 func (d *Dir) WatchEntries(changed func(name string)) (stop func(), err error) {
 	fd, err := unix.InotifyInit1(unix.IN_CLOEXEC | unix.IN_NONBLOCK)
 	if err != nil {
 		return nil, os.NewSyscallError("inotify_init1", err)
 	}
-	if _, err := unix.InotifyAddWatch(fd, d.fdPath(), unix.IN_DELETE|unix.IN_MOVED_FROM|unix.IN_MOVED_TO|unix.IN_ONLYDIR); err != nil {
+	if _, err := unix.InotifyAddWatch(fd, d.fdPath(), unix.IN_DELETE|unix.IN_MOVED_FROM|unix.IN_MOVED_TO|unix.IN_DELETE_SELF|unix.IN_MOVE_SELF|unix.IN_ONLYDIR); err != nil {
 		unix.Close(fd)
 		return nil, os.NewSyscallError("inotify_add_watch", err)
 	}
@@ -46,6 +47,8 @@ func (d *Dir) WatchEntries(changed func(name string)) (stop func(), err error) {
 				switch {
 				case ev.Mask&unix.IN_Q_OVERFLOW != 0:
 					changed("")
+				case ev.Mask&(unix.IN_DELETE_SELF|unix.IN_MOVE_SELF|unix.IN_UNMOUNT) != 0:
+					changed(".")
 				case len(name) > 0:
 					changed(string(name))
 				}

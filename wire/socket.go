@@ -162,13 +162,24 @@ func (d *Dir) check() error {
 		return &pathError{msg: fmt.Sprintf("socket directory %s is not a directory; pick another --socket", d.path), kind: errUnsafeDir}
 	}
 	if int(st.Uid) != os.Getuid() {
-		return &pathError{msg: fmt.Sprintf("socket directory %s is owned by uid %d, not you (uid %d); remove it or pick another --socket", d.path, st.Uid, os.Getuid()), kind: errUnsafeDir}
+		return &pathError{msg: fmt.Sprintf("socket directory %s is owned by uid %d, not you (uid %d); run wr as that user (its sessions are there), or pick another --socket", d.path, st.Uid, os.Getuid()), kind: errUnsafeDir}
 	}
 	if perm := uint32(st.Mode) & 0o777; perm&0o022 != 0 {
 		return &pathError{msg: fmt.Sprintf("socket directory %s is writable by group or others (mode %04o); chmod 700 it or pick another --socket", d.path, perm), kind: errUnsafeDir}
 	}
 	d.dev, d.ino = uint64(st.Dev), uint64(st.Ino)
 	return d.reachable()
+}
+
+// Gone reports whether d's path no longer leads to d: the directory was
+// removed or renamed, or a mount over its path was detached (a runtime
+// directory at logout, made again at the next login).
+func (d *Dir) Gone() bool {
+	var st unix.Stat_t
+	if err := unix.Stat(d.path, &st); err != nil {
+		return errors.Is(err, unix.ENOENT) || errors.Is(err, unix.ENOTDIR)
+	}
+	return uint64(st.Dev) != d.dev || uint64(st.Ino) != d.ino
 }
 
 // Path is the directory's path, for messages.
