@@ -93,16 +93,24 @@ func (c *Client) request(name string, need int, t wire.Type, req, reply any) err
 }
 
 // List returns every session, sorted by name; none when no server runs.
+// It asks for pages, so a list longer than a frame holds is read whole.
 func (c *Client) List() ([]wire.SessionInfo, error) {
-	var reply wire.Sessions
-	err := c.request("", 0, wire.TypeList, wire.List{}, &reply)
-	if errors.Is(err, attach.ErrNoServer) {
-		return []wire.SessionInfo{}, nil
+	all := []wire.SessionInfo{}
+	for req := (wire.List{Page: true}); ; {
+		var reply wire.Sessions
+		err := c.request("", 0, wire.TypeList, req, &reply)
+		if errors.Is(err, attach.ErrNoServer) {
+			return all, nil
+		}
+		if err != nil {
+			return all, err
+		}
+		all = append(all, reply.Sessions...)
+		if !reply.More || len(reply.Sessions) == 0 {
+			return all, nil
+		}
+		req.After = reply.Sessions[len(reply.Sessions)-1].Name
 	}
-	if reply.Sessions == nil {
-		reply.Sessions = []wire.SessionInfo{}
-	}
-	return reply.Sessions, err
 }
 
 // Names returns the names of every session, running or exited.
@@ -116,10 +124,15 @@ func (c *Client) Names() ([]string, error) {
 }
 
 // Has reports whether session name exists, running or exited (kept with
-// its code until collected).
+// its code until collected). It asks for that session alone; an older
+// server answers with every one.
 func (c *Client) Has(name string) (bool, error) {
-	all, err := c.List()
-	for _, s := range all {
+	var reply wire.Sessions
+	err := c.request("", 0, wire.TypeList, wire.List{Names: []string{name}}, &reply)
+	if errors.Is(err, attach.ErrNoServer) {
+		return false, nil
+	}
+	for _, s := range reply.Sessions {
 		if s.Name == name {
 			return true, nil
 		}

@@ -4,6 +4,7 @@ package integration
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"strings"
 	"testing"
@@ -93,5 +94,29 @@ func TestLsEscapesControlsInTheCommand(t *testing.T) {
 	}
 	if js := e.mustWr("ls", "--json"); !strings.Contains(js, `"sleep 600\n#\u001b]0;pwned\u0007\u001b[2J tail"`) {
 		t.Fatalf("wr ls --json: %s", js)
+	}
+}
+
+// A list of sessions longer than one frame holds (1 MiB) is read whole,
+// in pages: wr ls failed with "reply too large", and wr has said a session
+// that existed did not.
+func TestLsListsMoreThanAFrameHolds(t *testing.T) {
+	e := newEnv(t)
+	long := strings.Repeat("x", 120_000)
+	const n = 12 // 12 commands of 120 kB: 1.4 MB of JSON
+	for i := range n {
+		e.mustWr("new", "-d", fmt.Sprintf("b%02d", i), "--", "sh", "-c", "exec sleep 1000", long)
+	}
+	if got := len(e.ls()); got != n {
+		t.Fatalf("wr ls --json lists %d sessions, want %d", got, n)
+	}
+	if out := e.mustWr("ls"); strings.Count(out, "\n") != n+1 {
+		t.Fatalf("wr ls printed %d lines, want a header and %d sessions", strings.Count(out, "\n"), n)
+	}
+	if r := e.wr("has", "b07"); r.code != 0 {
+		t.Fatalf("wr has b07: exit %d, stderr %q", r.code, r.stderr)
+	}
+	if r := e.wr("has", "nosuch"); r.code != 1 || r.stderr != "" {
+		t.Fatalf("wr has nosuch: exit %d, stderr %q; want 1 and nothing said", r.code, r.stderr)
 	}
 }

@@ -1,10 +1,12 @@
 package mux
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"net"
 	"os"
+	"slices"
 	"sort"
 	"time"
 
@@ -22,11 +24,13 @@ func (s *server) handleNew(conn *net.UnixConn, req wire.New) {
 	s.reply(conn, wire.TypeOK, wire.OK{Names: []string{req.Name}})
 }
 
-func (s *server) handleList(conn net.Conn) {
+func (s *server) handleList(conn *net.UnixConn, req wire.List) {
 	s.mu.Lock()
 	all := make([]*session, 0, len(s.sessions))
-	for _, ss := range s.sessions {
-		all = append(all, ss)
+	for name, ss := range s.sessions {
+		if (len(req.Names) == 0 || slices.Contains(req.Names, name)) && (!req.Page || name > req.After) {
+			all = append(all, ss)
+		}
 	}
 	s.mu.Unlock()
 	infos := make([]wire.SessionInfo, 0, len(all))
@@ -34,7 +38,28 @@ func (s *server) handleList(conn net.Conn) {
 		infos = append(infos, ss.info())
 	}
 	sort.Slice(infos, func(i, j int) bool { return infos[i].Name < infos[j].Name })
-	s.reply(conn, wire.TypeSessions, wire.Sessions{Sessions: infos})
+	reply := wire.Sessions{Sessions: infos}
+	if req.Page {
+		reply.Sessions, reply.More = firstPage(infos)
+	}
+	s.reply(conn, wire.TypeSessions, reply)
+}
+
+// listPage is about how much of a frame a page of sessions takes.
+const listPage = wire.MaxPayload / 2
+
+// firstPage is the sessions of infos that fit in a page (at least one),
+// and whether any are left.
+func firstPage(infos []wire.SessionInfo) ([]wire.SessionInfo, bool) {
+	size := 0
+	for i, in := range infos {
+		b, _ := json.Marshal(in)
+		size += len(b) + 1
+		if size > listPage && i > 0 {
+			return infos[:i], true
+		}
+	}
+	return infos, false
 }
 
 // lookup finds a session or answers the request with an error.

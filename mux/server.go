@@ -598,7 +598,7 @@ func (s *server) dispatch(conn *net.UnixConn, f wire.Frame) {
 	case wire.TypeCapture:
 		decodeThen(s, conn, f, s.handleCapture)
 	case wire.TypeList:
-		s.handleList(conn)
+		decodeThen(s, conn, f, s.handleList)
 	case wire.TypeStop:
 		s.handleStop(conn)
 	case wire.TypeEnv:

@@ -303,8 +303,19 @@ const (
 	CodeLoop      = "loop"    // an attach from inside a session its target shows
 )
 
-// List asks for every session.
-type List struct{}
+// List asks for every session. Since 1.5 a client may ask for pages,
+// each a Sessions with More set while sessions after its last are left
+// (a list over MaxPayload failed whole: 2,500 sessions with long working
+// directories), or for named sessions only; an older server ignores both
+// and answers with every session at once.
+type List struct {
+	// Page asks for a page: the sessions after After, sorted by name, as
+	// many as fit in about half a frame.
+	Page  bool   `json:"page,omitempty"`
+	After string `json:"after,omitempty"`
+	// Names, when set, keeps only the sessions named.
+	Names []string `json:"names,omitempty"`
+}
 
 // Kill ends sessions by name, or all of them.
 type Kill struct {
@@ -438,6 +449,8 @@ type OK struct {
 // Sessions answers List.
 type Sessions struct {
 	Sessions []SessionInfo `json:"sessions"`
+	// More: a page (List.Page) that sessions after its last one follow.
+	More bool `json:"more,omitempty"`
 }
 
 // SessionInfo describes one session, as `wr ls --json` prints it.
