@@ -3,6 +3,7 @@
 package integration
 
 import (
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -101,5 +102,24 @@ func TestSendRefusesAMistypedFlag(t *testing.T) {
 	})
 	if c := e.mustWr("capture", "s"); strings.Contains(c, "typed-1") || strings.Contains(c, "--keys") {
 		t.Fatalf("a refused send reached the program:\n%s", c)
+	}
+}
+
+// A relative XDG_RUNTIME_DIR is ignored, as the XDG spec says: the
+// socket moved with the working directory, so a cd made the sessions
+// disappear.
+func TestRelativeRuntimeDirIsIgnored(t *testing.T) {
+	e := newEnv(t)
+	vars := []string{}
+	for _, v := range e.vars {
+		if !strings.HasPrefix(v, "WR_SOCKET=") {
+			vars = append(vars, v)
+		}
+	}
+	vars = append(vars, "XDG_RUNTIME_DIR=rel")
+	// wr server status names the socket it looked at.
+	r := e.wrIn("", vars, "server", "status")
+	if !strings.Contains(r.stdout+r.stderr, "/tmp/wr-") || strings.Contains(r.stdout+r.stderr, filepath.Join(e.dir, "rel")) {
+		t.Fatalf("wr server status with XDG_RUNTIME_DIR=rel: exit %d, stdout %q, stderr %q; want the /tmp default, not a path under the working directory", r.code, r.stdout, r.stderr)
 	}
 }

@@ -59,7 +59,9 @@ func SocketPath(flag string) (string, error) {
 		p = os.Getenv("WR_SOCKET")
 	}
 	if p == "" {
-		if d := os.Getenv("XDG_RUNTIME_DIR"); d != "" {
+		// A relative one is ignored, as the XDG spec says: the socket
+		// would move with the working directory.
+		if d := os.Getenv("XDG_RUNTIME_DIR"); d != "" && filepath.IsAbs(d) {
 			p = filepath.Join(d, "wr", "default.sock")
 		} else {
 			// /tmp itself, not $TMPDIR: a client and a server with different

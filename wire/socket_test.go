@@ -44,6 +44,7 @@ func TestSocketPath(t *testing.T) {
 		{"path is cleaned", "/a//b/../c.sock", "", "", "", "/a/c.sock"},
 		{"longest allowed path", longest, "", "", "", longest},
 		{"TMPDIR is not /tmp", "", "", "", "/var/tmp/elsewhere", tmpDefault},
+		{"a relative XDG_RUNTIME_DIR is ignored", "", "", "run/user/1", "", tmpDefault},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
