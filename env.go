@@ -27,6 +27,10 @@ func envCommand() *cli.Command {
 			}
 			host, name := "", ""
 			if c.NArg() == 1 {
+				// A bad name is a usage error, as for every verb.
+				if err := checkName(c.Args().First()); err != nil {
+					return err
+				}
 				host, name = splitHost(c.Args().First())
 			}
 			cl, err := clientAt(c, host)

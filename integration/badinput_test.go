@@ -20,6 +20,7 @@ func TestInvalidNames(t *testing.T) {
 			{"kill", "--", name},
 			{"wait", "--", name},
 			{"send", "--", name, "x"},
+			{"env", "--", name},
 		} {
 			r := e.wr(cmd...)
 			if r.code != 2 || !strings.Contains(r.stderr, "names are 1-64 characters of A-Z a-z 0-9 . _ -") {
