@@ -274,3 +274,23 @@ func TestServerComesBackAfterALogout(t *testing.T) {
 		t.Fatalf("server pid %d, want the first server (%d)", now, pid)
 	}
 }
+
+// A server's log removed from outside is made again, and what the server
+// logs next is in it: it wrote on into the removed file, and every error
+// that pointed at the log pointed at nothing.
+func TestServerMakesItsRemovedLogAgain(t *testing.T) {
+	e := newEnv(t)
+	e.mustWr("new", "-d", "a", "--", "sleep", "1000")
+	if err := os.Remove(e.socket + ".log"); err != nil {
+		t.Fatal(err)
+	}
+	e.eventually("the log to be made again", func() bool {
+		_, err := os.Stat(e.socket + ".log")
+		return err == nil
+	})
+	e.mustWr("new", "-d", "b", "--", "sleep", "1000")
+	e.eventually("the new log to hold what the server did next", func() bool {
+		log, _ := os.ReadFile(e.socket + ".log")
+		return strings.Contains(string(log), "session b started")
+	})
+}

@@ -136,9 +136,7 @@ func (s *server) rehome() bool {
 	}
 	s.mu.Unlock()
 
-	if l, ok := s.log.Writer().(interface{ rehome(*wire.Dir) }); ok {
-		l.rehome(dir)
-	}
+	s.moveLog(dir)
 	s.watchDir()
 	// The agent links went with the directory: each running session's
 	// is made again, pointing where it pointed.
@@ -153,4 +151,20 @@ func (s *server) rehome() bool {
 	}
 	s.logf("made the socket directory %s again; listening on %s", dir.Path(), s.socket)
 	return true
+}
+
+// moveLog points the server's log (when it is a daemon's, serverLog) at
+// dir, opening the log file there again.
+func (s *server) moveLog(dir *wire.Dir) {
+	if l, ok := s.log.Writer().(interface{ rehome(*wire.Dir) }); ok {
+		l.rehome(dir)
+	}
+}
+
+// reopenLog makes the log file again if it was removed, in the directory
+// as it is.
+func (s *server) reopenLog() {
+	if l, ok := s.log.Writer().(interface{ reopenIfGone() }); ok {
+		l.reopenIfGone()
+	}
 }

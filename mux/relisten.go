@@ -79,6 +79,12 @@ func (s *server) watchDir() {
 		case name, name + ".lock":
 			s.relisten(changed + " was removed or replaced")
 			s.checkHomeSoon()
+		case name + ".log":
+			// Removed by hand or a cleaner: the server wrote on into the
+			// removed file, and the errors that name the log named none.
+			// Its own rotation renames it to .log.1 and makes it again.
+			s.reopenLog()
+			s.checkHomeSoon()
 		}
 	})
 	if err != nil {

@@ -142,3 +142,20 @@ func (l *serverLog) rehome(dir *wire.Dir) {
 		l.redirect()
 	}
 }
+
+// reopenIfGone makes the log file again when the one written is no longer
+// at its path (removed, not rotated: a rotation renames it under mu).
+func (l *serverLog) reopenIfGone() {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	held, err := wire.FileIDOf(l.f)
+	if err != nil {
+		return
+	}
+	if now, err := l.dir.ID(l.name); err == nil && now == held {
+		return
+	}
+	if l.open() == nil {
+		l.redirect()
+	}
+}
