@@ -143,7 +143,12 @@ func startServer(socket, exe string, deadline time.Time) (*Conn, error) {
 	// otherwise stay open in the server for its whole life.
 	rawio.CloseOnExecInherited()
 	cmd := exec.Command(exe, "--socket", socket, "server", "run", "--daemon")
-	cmd.Stdin, cmd.Stdout, cmd.Stderr = null, null, null
+	// Its stderr is this client's until it serves (mux.Daemonize): a
+	// server that cannot start says why there, and this client says it
+	// at once instead of waiting out startTimeout to point at a log that
+	// may not exist (a read-only directory).
+	var said startStderr
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = null, null, &said
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
 	// The server serves every session of this socket: it must not carry the
 	// identity of the session it happened to be started from, or killing
@@ -166,6 +171,14 @@ func startServer(socket, exe string, deadline time.Time) (*Conn, error) {
 			if c, err := Dial(socket); err == nil {
 				return c, nil
 			}
+			// A server holding the lock means ours lost a race to it
+			// (or to one on its way out): dialOrStart tries again.
+			// Otherwise ours could not start, and said why.
+			if held, _ := lockHolder(socket); !held {
+				if why := said.reason(); why != "" {
+					return nil, fmt.Errorf("the server could not start: %s", why)
+				}
+			}
 			return nil, fmt.Errorf("%w (%v); see %s.log", errExitedAtStart, werr, socket)
 		case <-time.After(delay):
 		}
@@ -187,4 +200,27 @@ func WithoutSessionVars(env []string) []string {
 		out = append(out, kv)
 	}
 	return out
+}
+
+// startStderr keeps the first KiB a starting server writes to its stderr.
+// exec.Cmd copies into it from its own goroutine, and Wait returns only
+// once the copy is done, so it is read after Wait without a lock.
+type startStderr struct{ b []byte }
+
+func (s *startStderr) Write(p []byte) (int, error) {
+	s.b = append(s.b, p[:min(len(p), max(0, 1024-len(s.b)))]...)
+	return len(p), nil
+}
+
+// reason is the last line the server said, without its prefix ("wr: "
+// from main, "wr server: " from its log).
+func (s *startStderr) reason() string {
+	text := strings.TrimSpace(string(s.b))
+	if i := strings.LastIndexByte(text, '\n'); i >= 0 {
+		text = text[i+1:]
+	}
+	for _, prefix := range []string{"wr server: ", "wr: "} {
+		text = strings.TrimPrefix(text, prefix)
+	}
+	return text
 }

@@ -294,3 +294,22 @@ func TestServerMakesItsRemovedLogAgain(t *testing.T) {
 		return strings.Contains(string(log), "session b started")
 	})
 }
+
+// A server that cannot start says why, at once: in a read-only socket
+// directory wr new waited 5 s and then pointed at a log that could not
+// exist.
+func TestAServerThatCannotStartSaysWhy(t *testing.T) {
+	e := newEnv(t)
+	dir := filepath.Dir(e.socket)
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := syscall.Mount("tmpfs", dir, "tmpfs", syscall.MS_RDONLY, "mode=700"); err != nil {
+		t.Skipf("cannot mount a read-only tmpfs here: %v", err)
+	}
+	t.Cleanup(func() { _ = syscall.Unmount(dir, syscall.MNT_DETACH) })
+	r := e.wr("new", "-d", "x", "--", "sleep", "1000")
+	if r.code != 1 || !strings.Contains(r.stderr, "the server could not start") || !strings.Contains(r.stderr, "read-only file system") {
+		t.Fatalf("wr new in a read-only socket directory: exit %d, stderr %q; want 1 and why", r.code, r.stderr)
+	}
+}
