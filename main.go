@@ -19,6 +19,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"syscall"
 	"time"
 
 	"github.com/urfave/cli/v2"
@@ -766,6 +767,10 @@ func waitCommand() *cli.Command {
 			code, err := cl.Wait(name, c.Duration("timeout"))
 			if errors.Is(err, client.ErrTimeout) {
 				return fail(waitTimedOut, "session %s still running after %v", name, c.Duration("timeout"))
+			}
+			if errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, syscall.ECONNRESET) {
+				// It said "the server closed the connection during Wait: EOF".
+				return fail(1, "lost the server while waiting for %s; the server's log (beside its socket) may say why", name)
 			}
 			if err != nil {
 				return err
