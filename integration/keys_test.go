@@ -34,10 +34,10 @@ func TestSendKeys(t *testing.T) {
 	}
 	// The keys tmux's send-keys has that scripts reach for: Insert,
 	// Delete, back tab, Alt (M-: Escape first) and C-Space.
-	e.mustWr("send", "plain", "--key", "Insert", "Delete", "DC", "BTab", "M-x", "M-Enter", "C-Space", "Enter")
+	e.mustWr("send", "plain", "--key", "Insert", "Delete", "DC", "BTab", "M-x", "M-Enter", "M-Up", "M-PageUp", "C-Space", "Enter")
 	e.eventually("the extra keys", func() bool {
 		// cat's line is wider than the screen by now: join its rows.
-		return strings.Contains(strings.ReplaceAll(e.mustWr("capture", "plain"), "\n", ""), `^[[2~^[[3~^[[3~^[[Z^[x^[^M^@^M`)
+		return strings.Contains(strings.ReplaceAll(e.mustWr("capture", "plain"), "\n", ""), `^[[2~^[[3~^[[3~^[[Z^[x^[^M^[[1;3A^[[5;3~^@^M`)
 	})
 	// --enter after keys, and a flag after NAME, and keys by any case.
 	e.mustWr("send", "plain", "--key", "c-a", "--enter")

@@ -8,7 +8,7 @@ import (
 )
 
 // KeyNames is the rule for the names SendKeys carries, as a person reads it.
-const KeyNames = "C-a..C-z, C-Space, Enter, Escape, Tab, BTab, BSpace, Space, Up, Down, Left, Right, Home, End, PageUp, PageDown, Insert, Delete, F1..F12, and M-KEY (Alt: Escape, then KEY or one character)"
+const KeyNames = "C-a..C-z, C-Space, Enter, Escape, Tab, BTab, BSpace, Space, Up, Down, Left, Right, Home, End, PageUp, PageDown, Insert, Delete, F1..F12, and M-KEY (Alt, as xterm sends it; KEY may be one character)"
 
 // ErrBadKey is returned by EncodeKey for a name outside KeyNames.
 var ErrBadKey = errors.New("wire: unknown key name")
@@ -56,19 +56,21 @@ var fixedKeys = map[string]string{
 // xterm encodes it. Names are case-insensitive; C-x is control and a
 // letter. A name outside KeyNames is ErrBadKey.
 func AppendKey(dst []byte, key string, m KeyModes) ([]byte, error) {
-	// Alt sends Escape before the key (xterm's metaSendsEscape, what
-	// tmux's send-keys M- does); a single character after M- is sent as
-	// it is, so M-x and M-X differ as Alt+x and Alt+Shift+x do.
+	// Alt, as xterm and tmux's send-keys M- encode it: a key that sends
+	// a CSI or SS3 sequence carries the modifier in it (M-Up is CSI 1;3A,
+	// M-PageUp CSI 5;3~); any other key, and a single character, is sent
+	// after an Escape (xterm's metaSendsEscape), so M-x and M-X differ as
+	// Alt+x and Alt+Shift+x do.
 	if len(key) > 2 && (key[:2] == "M-" || key[:2] == "m-") {
 		rest := key[2:]
 		if utf8.RuneCountInString(rest) == 1 && rest[0] >= ' ' && rest != "\x7f" {
 			return append(append(dst, 0x1b), rest...), nil
 		}
-		out, err := AppendKey(append(dst, 0x1b), rest, m)
+		seq, err := AppendKey(nil, rest, m)
 		if err != nil {
 			return dst, fmt.Errorf("%w %q", ErrBadKey, key)
 		}
-		return out, nil
+		return appendWithAlt(dst, seq), nil
 	}
 	k := strings.ToLower(key)
 	if rest, ok := strings.CutPrefix(k, "c-"); ok && len(rest) == 1 && rest[0] >= 'a' && rest[0] <= 'z' {
@@ -84,4 +86,20 @@ func AppendKey(dst []byte, key string, m KeyModes) ([]byte, error) {
 		return append(dst, 0x1b, '[', final), nil
 	}
 	return dst, fmt.Errorf("%w %q", ErrBadKey, key)
+}
+
+// appendWithAlt appends seq, one key's bytes, with Alt: xterm's modifier
+// parameter 3 in a CSI or SS3 sequence (ESC [ A and ESC O A both become
+// ESC [ 1;3A; ESC [ 5~ becomes ESC [ 5;3~), otherwise Escape first
+// (back tab too: it has Shift in it already).
+func appendWithAlt(dst, seq []byte) []byte {
+	const alt = ";3"
+	n := len(seq)
+	switch {
+	case n == 3 && seq[0] == 0x1b && (seq[1] == '[' || seq[1] == 'O') && strings.IndexByte("ABCDHFPQRS", seq[2]) >= 0:
+		return append(append(append(dst, 0x1b, '[', '1'), alt...), seq[2])
+	case n > 3 && seq[0] == 0x1b && seq[1] == '[' && seq[n-1] == '~':
+		return append(append(append(dst, seq[:n-1]...), alt...), '~')
+	}
+	return append(append(dst, 0x1b), seq...)
 }

@@ -43,7 +43,14 @@ func TestAppendKey(t *testing.T) {
 		{"alt non-ascii character", "M-é", KeyModes{}, "\x1bé"},
 		{"alt named key", "M-Enter", KeyModes{}, "\x1b\r"},
 		{"alt control letter", "m-C-b", KeyModes{}, "\x1b\x02"},
-		{"alt arrow in application mode", "M-Up", app, "\x1b\x1bOA"},
+		{"alt arrow", "M-Up", KeyModes{}, "\x1b[1;3A"},
+		{"alt arrow in application mode", "M-Up", app, "\x1b[1;3A"},
+		{"alt f1", "M-F1", KeyModes{}, "\x1b[1;3P"},
+		{"alt page up", "M-PageUp", KeyModes{}, "\x1b[5;3~"},
+		{"alt f12", "M-F12", KeyModes{}, "\x1b[24;3~"},
+		{"alt delete", "M-Delete", KeyModes{}, "\x1b[3;3~"},
+		{"alt back tab", "M-BTab", KeyModes{}, "\x1b\x1b[Z"},
+		{"alt escape", "M-Escape", KeyModes{}, "\x1b\x1b"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
