@@ -53,6 +53,17 @@ func Dial(socket string) (*Conn, error) {
 	if host, ok := RemoteHost(socket); ok {
 		return dialRemote(host, remoteOptions{})
 	}
+	c, err := dialLocal(socket)
+	if errors.Is(err, ErrNoServer) && askBeacon(socket) {
+		// A server of this path is alive, its directory removed (a
+		// logout) or its socket: it has put them back (beacon_linux.go).
+		return dialLocal(socket)
+	}
+	return c, err
+}
+
+// dialLocal is Dial of a socket on this machine, without the beacon.
+func dialLocal(socket string) (*Conn, error) {
 	// Refuse a directory someone else controls before sending it anything:
 	// whoever planted the socket would read every keystroke. The directory
 	// is checked through the descriptor the connect then goes through, so

@@ -221,57 +221,78 @@ func TestServerMakesItsRemovedDirectoryAgain(t *testing.T) {
 
 // At a user's last logout logind empties $XDG_RUNTIME_DIR, detaches its
 // mount and removes it, and the next login mounts a new one; the server
-// and its sessions run on (KillUserProcesses=no). The server makes its
-// directory again in the new runtime directory, before any client of the
-// new login would start a second server there. Before, every session was
-// out of reach for good after a logout (a dropped ssh link, ten seconds
-// later).
+// and its sessions run on (KillUserProcesses=no). The next login's first
+// wr, even one that runs at once and starts a server, reaches the server
+// that has the sessions: it asks on the server's beacon, and the server
+// makes its directory in the new runtime directory. Before, every session
+// was out of reach for good after a logout (a dropped ssh link, ten
+// seconds later). In the second case the server made its directory again
+// in the runtime directory before logind detached it, and sees no event.
 func TestServerComesBackAfterALogout(t *testing.T) {
-	e := newEnv(t)
-	rundir := filepath.Join(e.dir, "user")
-	login := func() {
-		if err := os.Mkdir(rundir, 0o700); err != nil {
-			t.Fatal(err)
-		}
-		if err := syscall.Mount("tmpfs", rundir, "tmpfs", 0, "mode=700"); err != nil {
-			t.Skipf("cannot mount a tmpfs as a runtime directory here: %v", err)
-		}
-	}
-	logout := func() {
-		_ = os.RemoveAll(filepath.Join(rundir, "wr")) // as logind does; the server may bind again meanwhile
-		if err := syscall.Unmount(rundir, syscall.MNT_DETACH); err != nil {
-			t.Fatal(err)
-		}
-		// Removed whole, as logind does: the server may make its
-		// directory in it again meanwhile.
-		e.eventually("the runtime directory to be removed", func() bool {
-			_ = os.RemoveAll(rundir)
-			_, err := os.Stat(rundir)
-			return os.IsNotExist(err)
+	for _, tt := range []struct {
+		name        string
+		remadeFirst bool // wait for the server to make wr/ again before the detach
+	}{
+		{"removed then detached", false},
+		{"made again before the detach", true},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			e := newEnv(t)
+			rundir := filepath.Join(e.dir, "user")
+			login := func() {
+				if err := os.Mkdir(rundir, 0o700); err != nil {
+					t.Fatal(err)
+				}
+				if err := syscall.Mount("tmpfs", rundir, "tmpfs", 0, "mode=700"); err != nil {
+					t.Skipf("cannot mount a tmpfs as a runtime directory here: %v", err)
+				}
+			}
+			logout := func() {
+				_ = os.RemoveAll(filepath.Join(rundir, "wr")) // as logind does; the server may bind again meanwhile
+				if tt.remadeFirst {
+					e.eventually("the server to make its directory again", func() bool {
+						_, err := os.Stat(e.socket)
+						return err == nil
+					})
+				}
+				if err := syscall.Unmount(rundir, syscall.MNT_DETACH); err != nil {
+					t.Fatal(err)
+				}
+				// Removed whole, as logind does: the server may make its
+				// directory in it again meanwhile.
+				e.eventually("the runtime directory to be removed", func() bool {
+					_ = os.RemoveAll(rundir)
+					_, err := os.Stat(rundir)
+					return os.IsNotExist(err)
+				})
+			}
+			login()
+			e.socket = filepath.Join(rundir, "wr", "s.sock")
+			for i, v := range e.vars {
+				if strings.HasPrefix(v, "WR_SOCKET=") {
+					e.vars[i] = "WR_SOCKET=" + e.socket
+				}
+			}
+			// Runs before the harness's own cleanup: the server is stopped
+			// while its socket is in reach, then the mount goes.
+			t.Cleanup(func() {
+				_ = e.wr("server", "stop")
+				_ = syscall.Unmount(rundir, syscall.MNT_DETACH)
+			})
+			e.mustWr("new", "-d", "kept", "--", "sleep", "1000")
+			pid := e.serverPID()
+			logout()
+			login()
+			// At once: a wr that starts a server, as an attach in a login
+			// shell's rc file does.
+			e.mustWr("new", "-d", "other", "--", "sleep", "1000")
+			if ls := e.mustWr("ls"); !strings.Contains(ls, "kept") || !strings.Contains(ls, "other") {
+				t.Fatalf("wr ls in the new login: %q; want kept and other on one server", ls)
+			}
+			if now := e.serverPID(); now != pid {
+				t.Fatalf("server pid %d, want the first server (%d)", now, pid)
+			}
 		})
-	}
-	login()
-	e.socket = filepath.Join(rundir, "wr", "s.sock")
-	for i, v := range e.vars {
-		if strings.HasPrefix(v, "WR_SOCKET=") {
-			e.vars[i] = "WR_SOCKET=" + e.socket
-		}
-	}
-	// Runs before the harness's own cleanup: the server is stopped while
-	// its socket is in reach, then the mount goes.
-	t.Cleanup(func() {
-		_ = e.wr("server", "stop")
-		_ = syscall.Unmount(rundir, syscall.MNT_DETACH)
-	})
-	e.mustWr("new", "-d", "kept", "--", "sleep", "1000")
-	pid := e.serverPID()
-	logout()
-	login()
-	e.eventually("wr ls in the new login to show the session", func() bool {
-		return strings.Contains(e.mustWr("ls"), "kept")
-	})
-	if now := e.serverPID(); now != pid {
-		t.Fatalf("server pid %d, want the first server (%d)", now, pid)
 	}
 }
 

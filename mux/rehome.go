@@ -29,6 +29,7 @@ import (
 var homeChecks = []time.Duration{300 * time.Millisecond, 3 * time.Second}
 
 const (
+	oldDirGrace     = time.Minute
 	rehomeEvery     = 100 * time.Millisecond
 	rehomeFastFor   = time.Minute
 	rehomeSlowEvery = time.Second
@@ -123,8 +124,11 @@ func (s *server) rehome() bool {
 	ln.SetUnlinkOnClose(false)
 	oldLn, oldLock := s.ln, s.lockFile
 	s.ln, s.lockFile = ln, lock
-	// The old directory stays open: a goroutine may be using it (an
-	// agent link being pointed), and it is one descriptor.
+	// The old directory is closed a while later: a goroutine may be
+	// using it now (an agent link being pointed). Open, it would keep a
+	// detached mount, and what was made in it, alive.
+	old := s.dir()
+	time.AfterFunc(oldDirGrace, func() { old.Close() })
 	s.dirP.Store(dir)
 	s.socketID, _ = dir.ID(name)
 	s.knocks.watchListener(ln)

@@ -137,8 +137,8 @@ func Run(opts Options) error {
 	if err != nil {
 		return err
 	}
-	defer dir.Close()
 	s.dirP.Store(dir)
+	defer func() { s.dir().Close() }() // the directory made again, if it was (rehome.go)
 	name := filepath.Base(s.socket)
 	// Under socket activation systemd bound the socket and keeps it: the
 	// server serves on it, never removes it, and at start waits for the
@@ -206,6 +206,7 @@ func Run(opts Options) error {
 	}
 	defer s.knocks.close()
 	defer s.watchSocket()()
+	defer s.listenBeacon()()
 	s.logf("listening on %s (pid %d, version %s)", s.socket, os.Getpid(), wire.Version)
 	if opts.Ready != nil {
 		opts.Ready()

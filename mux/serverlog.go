@@ -35,7 +35,7 @@ func Daemonize(socket string) (log io.Writer, restoreStderr func(failed bool), e
 		dir.Close()
 		return nil, nil, err
 	}
-	l := &serverLog{dir: dir, name: filepath.Base(socket) + ".log", max: maxServerLog}
+	l := &serverLog{dir: dir, own: true, name: filepath.Base(socket) + ".log", max: maxServerLog}
 	if err := l.open(); err != nil {
 		dir.Close()
 		return nil, nil, fmt.Errorf("cannot open the server log %s: %w", socket+".log", wire.ErrnoOf(err))
@@ -74,6 +74,7 @@ func Daemonize(socket string) (log io.Writer, restoreStderr func(failed bool), e
 // through the same checked descriptor as everything else in it.
 type serverLog struct {
 	dir  *wire.Dir
+	own  bool // dir is the log's own (Daemonize's), not the server's
 	name string
 	max  int64
 
@@ -137,7 +138,10 @@ func (l *serverLog) rotate() {
 func (l *serverLog) rehome(dir *wire.Dir) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	l.dir = dir
+	if l.own {
+		l.dir.Close() // Daemonize's own; used only under mu
+	}
+	l.dir, l.own = dir, false
 	if l.open() == nil {
 		l.redirect()
 	}

@@ -1,0 +1,46 @@
+//go:build linux
+
+package attach
+
+import (
+	"net"
+	"os"
+	"time"
+
+	"golang.org/x/sys/unix"
+
+	"wr/wire"
+)
+
+// beaconWait bounds the wait for a server's answer on its beacon: it
+// makes a directory, a lock and a socket.
+const beaconWait = 2 * time.Second
+
+// askBeacon asks the server of socket, on its beacon (wire.BeaconName),
+// to put its socket back, and reports whether one of this user's servers
+// answered: then the socket is in place, unless another server serves the
+// path now. Nothing listening costs one failed connect.
+func askBeacon(socket string) bool {
+	c, err := net.DialUnix("unix", nil, &net.UnixAddr{Name: wire.BeaconName(socket), Net: "unix"})
+	if err != nil {
+		return false
+	}
+	defer c.Close()
+	raw, err := c.SyscallConn()
+	if err != nil {
+		return false
+	}
+	uid := -1
+	_ = raw.Control(func(fd uintptr) {
+		if cred, err := unix.GetsockoptUcred(int(fd), unix.SOL_SOCKET, unix.SO_PEERCRED); err == nil {
+			uid = int(cred.Uid)
+		}
+	})
+	if uid != os.Getuid() {
+		return false // a name someone else bound: not ours to trust
+	}
+	_ = c.SetDeadline(time.Now().Add(beaconWait))
+	var b [1]byte
+	n, _ := c.Read(b[:])
+	return n == 1
+}

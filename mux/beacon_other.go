@@ -1,0 +1,6 @@
+//go:build !linux
+
+package mux
+
+// listenBeacon: abstract sockets are Linux's alone.
+func (s *server) listenBeacon() (stop func()) { return func() {} }
