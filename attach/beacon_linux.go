@@ -18,8 +18,9 @@ const beaconWait = 2 * time.Second
 
 // askBeacon asks the server of socket, on its beacon (wire.BeaconName),
 // to put its socket back, and reports whether one of this user's servers
-// answered: then the socket is in place, unless another server serves the
-// path now. Nothing listening costs one failed connect.
+// said it has: then the socket is in place, unless another server serves
+// the path now. Nothing listening costs one failed connect; a server that
+// cannot (its runtime directory is not back) says no at once.
 func askBeacon(socket string) bool {
 	c, err := net.DialUnix("unix", nil, &net.UnixAddr{Name: wire.BeaconName(socket), Net: "unix"})
 	if err != nil {
@@ -42,5 +43,5 @@ func askBeacon(socket string) bool {
 	_ = c.SetDeadline(time.Now().Add(beaconWait))
 	var b [1]byte
 	n, _ := c.Read(b[:])
-	return n == 1
+	return n == 1 && b[0] == 1
 }

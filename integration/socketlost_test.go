@@ -3,6 +3,7 @@
 package integration
 
 import (
+	"net"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -332,5 +333,29 @@ func TestAServerThatCannotStartSaysWhy(t *testing.T) {
 	r := e.wr("new", "-d", "x", "--", "sleep", "1000")
 	if r.code != 1 || !strings.Contains(r.stderr, "the server could not start") || !strings.Contains(r.stderr, "read-only file system") {
 		t.Fatalf("wr new in a read-only socket directory: exit %d, stderr %q; want 1 and why", r.code, r.stderr)
+	}
+}
+
+// A server lets its beacon go as it begins to stop, not when its last
+// connection has gone: the next server, started meanwhile (a client on a
+// stalled link holds the old one for seconds), found the name taken and
+// served without one, so a logout stranded its sessions.
+func TestTheNextServerGetsTheBeacon(t *testing.T) {
+	e := newEnv(t)
+	e.mustWr("new", "-d", "x", "--", "sleep", "1000")
+	first := e.serverPID()
+	// A connection that never says Hello holds the old server's exit.
+	c, err := net.Dial("unix", e.socket)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	e.mustWr("kill", "x")
+	e.mustWr("new", "-d", "kept", "--", "sleep", "1000")
+	if second := e.serverPID(); second == first {
+		t.Fatalf("the first server (%d) serves the new session", first)
+	}
+	if log, _ := os.ReadFile(e.socket + ".log"); strings.Contains(string(log), "no beacon") {
+		t.Fatalf("the next server served without its beacon:\n%s", log)
 	}
 }

@@ -85,6 +85,9 @@ func (s *server) homeGone() {
 // server stops, the directory is back as it was, another server serves
 // the path now); false to try again later.
 func (s *server) rehome() bool {
+	if s.activated {
+		return true // systemd's socket: not this server's to bind
+	}
 	if _, err := os.Stat(filepath.Dir(filepath.Dir(s.socket))); err != nil {
 		return false // the parent is not back (a runtime directory before the next login)
 	}

@@ -206,7 +206,7 @@ func Run(opts Options) error {
 	}
 	defer s.knocks.close()
 	defer s.watchSocket()()
-	defer s.listenBeacon()()
+	s.listenBeacon()
 	s.logf("listening on %s (pid %d, version %s)", s.socket, os.Getpid(), wire.Version)
 	if opts.Ready != nil {
 		opts.Ready()
