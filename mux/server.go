@@ -205,8 +205,6 @@ func Run(opts Options) error {
 		knockless() // procs.go
 	}
 	defer s.knocks.close()
-	defer s.watchSocket()()
-	s.listenBeacon()
 	s.logf("listening on %s (pid %d, version %s)", s.socket, os.Getpid(), wire.Version)
 	if opts.Ready != nil {
 		opts.Ready()
@@ -225,6 +223,10 @@ func Run(opts Options) error {
 	if handoff != nil {
 		s.adopt(handoff, &wg) // its connections count as accepted ones
 	}
+	// After the adoption, which ends an upgrade's pause: neither is
+	// needed to serve, and both cost the pause a little.
+	defer s.watchSocket()()
+	s.listenBeacon()
 	var fails acceptFailures
 	for {
 		conn, err := ln.AcceptUnix()
