@@ -3,6 +3,7 @@
 package attach
 
 import (
+	"fmt"
 	"net"
 	"os"
 	"time"
@@ -44,4 +45,11 @@ func askBeacon(socket string) bool {
 	var b [1]byte
 	n, _ := c.Read(b[:])
 	return n == 1 && b[0] == 1
+}
+
+// lostSocketAdvice is what to do about a server that holds its lock and
+// has not put its removed socket back: on Linux its watch and its beacon
+// would have, so it is most likely stopped.
+func lostSocketAdvice(pid int) string {
+	return fmt.Sprintf("is it stopped? `kill -CONT %d` lets it go on", pid)
 }

@@ -62,9 +62,16 @@ func awaitSocket(socket string, dial func() (*Conn, error)) (*Conn, error) {
 			return nil, nil
 		}
 		if time.Now().After(deadline) {
+			// Its watch should have put the socket back by now; ask it
+			// on its beacon, where there is one.
+			if askBeacon(socket) {
+				if c, err := dial(); err == nil || !errors.Is(err, ErrNoServer) {
+					return c, err
+				}
+			}
 			msg := fmt.Sprintf("a server holds %s.lock, but its socket %s is gone; see %s.log", socket, socket, socket)
 			if pid > 0 {
-				msg = fmt.Sprintf("the server on %s (pid %d) is running, but its socket was removed and it has not bound it again; `kill -USR1 %d` asks it to (see %s.log)", socket, pid, pid, socket)
+				msg = fmt.Sprintf("the server on %s (pid %d) is running, but its socket was removed and it has not bound it again; %s (see %s.log)", socket, pid, lostSocketAdvice(pid), socket)
 			}
 			return nil, &socketLostError{msg}
 		}

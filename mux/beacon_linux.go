@@ -30,6 +30,7 @@ func (s *server) listenBeacon() {
 		go s.serveBeacon(ln)
 		return
 	}
+	// The retries wait in a goroutine of their own, only while they last.
 	s.logf("no beacon yet (its name is taken: a server for this path on its way out, or another user's): %v", err)
 	go func() {
 		for wait := time.Second; ; wait = min(2*wait, time.Minute) {
@@ -48,10 +49,16 @@ func (s *server) listenBeacon() {
 }
 
 func (s *server) serveBeacon(ln *net.UnixListener) {
-	go func() {
-		<-s.stopped
+	// Closed by shutdownLocked: a goroutine waiting for the stop would
+	// be one more on an idle server.
+	s.mu.Lock()
+	if s.stopping {
+		s.mu.Unlock()
 		ln.Close()
-	}()
+		return
+	}
+	s.beacon = ln
+	s.mu.Unlock()
 	var fails acceptFailures
 	for {
 		conn, err := ln.AcceptUnix()

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"net"
 	"os"
-	"os/signal"
 	"syscall"
 
 	"golang.org/x/sys/unix"
@@ -66,14 +65,13 @@ func (s *server) execHandoff(binary, state string, h *upgradeHold, req *net.Unix
 		argv = append(argv, "--daemon")
 	}
 	s.logf("upgrade: exec %s with %d descriptors", binary, len(fds))
-	// Ignored across the exec, which would put back SIGUSR1's default
-	// (to end the process) until the new binary's Notify: a kill -USR1
-	// in that moment (wr advises one for a socket removed) killed the
+	// Ignored across the exec, which puts back SIGUSR1's default (to end
+	// the process) until the new binary's runtime catches it: a kill
+	// -USR1 in that moment (a tmux habit for a socket removed) killed the
 	// server and every session. An ignored signal stays so across exec.
 	restore := ignoreAcrossExec(syscall.SIGUSR1)
 	err = syscall.Exec(binary, argv, os.Environ())
 	restore()
-	signal.Notify(s.usr1, syscall.SIGUSR1) // for the fallback's Ignore
 	undo()
 	return fmt.Errorf("exec %s: %w", binary, err)
 }

@@ -14,38 +14,26 @@ import (
 // client can reach it: each verb started a new server, which found the
 // lock held and gave up, and the sessions were stranded until someone
 // killed the old server, and them with it. So a server binds its socket
-// again as soon as it sees it removed (inotify, on Linux), and on SIGUSR1
-// (everywhere, as tmux does). A lock file removed with it is made again
-// too: without it a second server could start beside this one.
+// again as soon as it sees it removed: on Linux its watch of the
+// directory (inotify) sees it, and a client that finds no socket asks on
+// the server's beacon (beacon_linux.go); elsewhere, on SIGUSR1, as tmux
+// does (usr1_other.go). A lock file removed with it is made again too:
+// without it a second server could start beside this one.
 
-// watchSocket starts both triggers; stop ends them. s.usr1 is notified of
-// SIGUSR1 from the top of Run, before the server's pid goes into the lock
-// file (lockServer, takeHandoff): the pid is what a person is told to send
-// SIGUSR1 to, and until Notify SIGUSR1 would kill the server (an upgrade
-// ignores it across its exec, execHandoff). A signal that came before the
-// server listened waits in s.usr1 until now.
+// watchSocket starts the watch of the directory and, where there is no
+// beacon, the SIGUSR1 handler; stop ends them.
 func (s *server) watchSocket() (stop func()) {
 	s.watchDir()
 	// A removal before the watch began (between the bind and now, or
 	// during an upgrade's exec) was seen by no one.
 	s.relisten("the socket was gone when the server began to watch it")
-	done := make(chan struct{})
-	go func() {
-		for {
-			select {
-			case <-s.usr1:
-				s.relisten("SIGUSR1")
-			case <-done:
-				return
-			}
-		}
-	}()
+	stopUSR1 := s.serveUSR1()
 	return func() {
 		s.watch.mu.Lock()
 		s.watch.closed = true
 		s.watch.stop()
 		s.watch.mu.Unlock()
-		close(done)
+		stopUSR1()
 	}
 }
 

@@ -15,7 +15,6 @@ import (
 	"log"
 	"net"
 	"os"
-	"os/signal"
 	"path/filepath"
 	"runtime"
 	"sync"
@@ -71,16 +70,17 @@ type server struct {
 	// ln is closed by shutdownLocked (once: stopping), which ends the
 	// accept loop; Run closes it itself only when it fails before serving.
 	ln        *net.UnixListener
-	knocks    *knockSet        // ln and its connections, as a burst's reader looks at them (knock_linux.go); nil: none
-	unlock    func()           // releases the server lock; idempotent
-	lockFile  *os.File         // holds the server lock; handed over by an upgrade
-	daemon    bool             // Options.Daemon
-	activated bool             // ln came from systemd (socket activation) and stays its
-	usr1      chan os.Signal   // SIGUSR1, notified from the top of Run (relisten.go)
-	watch     dirWatch         // the watch of the socket's directory (relisten.go)
-	homeCheck atomic.Bool      // a look whether the directory went is due (rehome.go)
-	rehoming  atomic.Bool      // the directory is gone and being made again (rehome.go)
-	watcher   *ptyproc.Watcher // waits for the output of quiet sessions and for every exit
+	knocks    *knockSet         // ln and its connections, as a burst's reader looks at them (knock_linux.go); nil: none
+	unlock    func()            // releases the server lock; idempotent
+	lockFile  *os.File          // holds the server lock; handed over by an upgrade
+	daemon    bool              // Options.Daemon
+	activated bool              // ln came from systemd (socket activation) and stays its
+	usr1      chan os.Signal    // SIGUSR1, where it is asked for (usr1_other.go)
+	beacon    *net.UnixListener // the beacon (beacon_linux.go), under mu; closed by shutdownLocked
+	watch     dirWatch          // the watch of the socket's directory (relisten.go)
+	homeCheck atomic.Bool       // a look whether the directory went is due (rehome.go)
+	rehoming  atomic.Bool       // the directory is gone and being made again (rehome.go)
+	watcher   *ptyproc.Watcher  // waits for the output of quiet sessions and for every exit
 
 	output  atomic.Int64   // bytes read from every PTY, for release
 	typing  typist         // a person's last keystroke, which floods elsewhere give way to
@@ -130,9 +130,7 @@ func Run(opts Options) error {
 	// Whatever the process that started us left open without
 	// close-on-exec stays out of the sessions.
 	rawio.CloseOnExecInherited()
-	s.usr1 = make(chan os.Signal, 1) // relisten.go
-	signal.Notify(s.usr1, syscall.SIGUSR1)
-	defer signal.Stop(s.usr1)
+	defer s.notifyUSR1()() // usr1_*.go
 	dir, err := wire.PrepareDir(s.socket)
 	if err != nil {
 		return err
@@ -451,6 +449,9 @@ func (s *server) shutdownLocked() {
 	}
 	close(s.stopped)
 	s.ln.Close()
+	if s.beacon != nil {
+		s.beacon.Close() // the next server's, from now (beacon_linux.go)
+	}
 	s.unlock()
 }
 

@@ -26,7 +26,7 @@ const sigIgn = 1 // SIG_IGN
 // handler as one it does not handle, with the default it inherited, which
 // for SIGUSR1 ends the process (a storm of kill -USR1 during an upgrade
 // killed the server 1 time in 10). Ignored, the signal stays ignored
-// across the exec until the new binary's Notify.
+// across the exec until the new binary's runtime catches it.
 func ignoreAcrossExec(sig syscall.Signal) (restore func()) {
 	act := kernelSigaction{handler: sigIgn}
 	var old kernelSigaction

@@ -12,5 +12,5 @@ import (
 // takes may still end the process.
 func ignoreAcrossExec(sig syscall.Signal) (restore func()) {
 	signal.Ignore(sig)
-	return func() {}
+	return func() { signal.Reset(sig) } // caught again, so sessions get the default
 }
