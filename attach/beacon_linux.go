@@ -49,7 +49,8 @@ func askBeacon(socket string) bool {
 
 // lostSocketAdvice is what to do about a server that holds its lock and
 // has not put its removed socket back: on Linux its watch and its beacon
-// would have, so it is most likely stopped.
+// would have, so it is most likely stopped; a server whose watch could not
+// be made takes SIGUSR1 as tmux's does.
 func lostSocketAdvice(pid int) string {
-	return fmt.Sprintf("is it stopped? `kill -CONT %d` lets it go on", pid)
+	return fmt.Sprintf("is it stopped (`kill -CONT %d`)? if not, `kill -USR1 %d` asks it to bind its socket again", pid, pid)
 }

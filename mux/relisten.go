@@ -43,6 +43,7 @@ type dirWatch struct {
 	mu     sync.Mutex
 	stop   func()
 	closed bool // the server stops: no new watch
+	failed bool // a watch could not be made: SIGUSR1 is asked for (usr1_linux.go)
 }
 
 // watchDir watches the socket's directory as it is now, in place of any
@@ -80,6 +81,7 @@ func (s *server) watchDir() {
 			s.logf("cannot watch %s for the socket's removal (SIGUSR1 makes the server listen again): %v", s.dir().Path(), err)
 		}
 		stop = func() {}
+		s.watch.failed = true
 	}
 	s.watch.stop = stop
 }
@@ -92,7 +94,8 @@ func (s *server) relisten(why string) {
 	// and taken before mu, as the upgrade takes them. During an upgrade
 	// the look is owed: the new binary looks when it starts, and a failed
 	// upgrade looks as it serves on (serveUpgrade). Waiting here instead
-	// would hold the watch, and a storm of SIGUSR1 would hold upgrades off.
+	// would hold the watch, and a storm of asks (SIGUSR1, the beacon)
+	// would hold upgrades off.
 	if !s.up.mu.TryLock() {
 		s.up.relistenOwed.Store(true)
 		return

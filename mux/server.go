@@ -347,7 +347,8 @@ func lockServer(dir *wire.Dir, socket string, wait time.Duration, pid int) (*os.
 const lockProbeWait = 50 * time.Millisecond
 
 // lockPid is the pid the server writes into its lock file: none under
-// socket activation, where SIGUSR1 cannot help (systemd owns the socket),
+// socket activation, where nothing the server does brings back a removed
+// socket (systemd owns it),
 // so a client does not advise it.
 func (s *server) lockPid() int {
 	if s.activated {

@@ -3,6 +3,7 @@
 package mux
 
 import (
+	"os"
 	"os/signal"
 	"syscall"
 )
@@ -12,5 +13,12 @@ import (
 // takes may still end the process.
 func ignoreAcrossExec(sig syscall.Signal) (restore func()) {
 	signal.Ignore(sig)
-	return func() { signal.Reset(sig) } // caught again, so sessions get the default
+	return func() {
+		// Caught again, so that sessions get the default: Reset alone
+		// leaves SIG_IGN in the kernel for SIGUSR1, and Notify puts Go's
+		// handler back (helper-59). After Stop, Go drops it.
+		c := make(chan os.Signal, 1)
+		signal.Notify(c, sig)
+		signal.Stop(c)
+	}
 }

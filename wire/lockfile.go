@@ -13,8 +13,9 @@ import (
 // A server's lock file (SOCKET.lock) holds its lock for the server's life
 // and says two things to clients that read it without connecting: the
 // server's version (a newer wr upgrades an older server before a verb),
-// and its pid, written only once the server handles SIGUSR1 (a person
-// told to send it one, because its socket was removed, must not kill it).
+// and its pid, which a client names when the server holds its lock but
+// its socket is gone (and a person may then signal it: the pid is written
+// once SIGUSR1 can no longer end the server).
 // Lines: the version, then the pid. A file of one line is a server from
 // before the pid was written.
 
