@@ -360,3 +360,36 @@ func TestTheNextServerGetsTheBeacon(t *testing.T) {
 		t.Fatalf("the next server served without its beacon:\n%s", log)
 	}
 }
+
+// An upgrade ends the directory's watch before it holds output (closing
+// an inotify descriptor waits for the kernel, which the exec did inside
+// the pause); one that fails makes the watch again, so a socket removed
+// after it is still put back.
+func TestAFailedUpgradeWatchesTheSocketAgain(t *testing.T) {
+	e := newEnv(t)
+	e.mustWr("new", "-d", "kept", "--", "sleep", "1000")
+	pid := e.serverPID()
+	// Passes its check, then is gone: the exec fails after the hold.
+	vanishing := filepath.Join(e.dir, "vanishing-wr")
+	script := "#!/bin/sh\nif [ \"$2\" = check-handoff ]; then echo 'wr-handoff-ok 1 3 test'; rm -f -- \"$0\"; exit 0; fi\nexit 1\n"
+	if err := os.WriteFile(vanishing, []byte(script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if r := e.wr("server", "upgrade", "--binary", vanishing); r.code != 1 || !strings.Contains(r.stderr, "serves on") {
+		t.Fatalf("upgrade to a binary that vanished: exit %d, stderr %q", r.code, r.stderr)
+	}
+	stopProcess(e, pid) // so that only the watch, not a client's ask, can put it back
+	if err := os.Remove(e.socket); err != nil {
+		t.Fatal(err)
+	}
+	if err := syscall.Kill(pid, syscall.SIGCONT); err != nil {
+		t.Fatal(err)
+	}
+	e.eventually("the watch to put the socket back", func() bool {
+		_, err := os.Stat(e.socket)
+		return err == nil
+	})
+	if ls := e.mustWr("ls"); !strings.Contains(ls, "kept") {
+		t.Fatalf("wr ls: %q", ls)
+	}
+}

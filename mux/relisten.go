@@ -31,7 +31,9 @@ func (s *server) watchSocket() (stop func()) {
 	return func() {
 		s.watch.mu.Lock()
 		s.watch.closed = true
-		s.watch.stop()
+		if s.watch.stop != nil {
+			s.watch.stop()
+		}
 		s.watch.mu.Unlock()
 		stopUSR1()
 	}
@@ -44,6 +46,17 @@ type dirWatch struct {
 	stop   func()
 	closed bool // the server stops: no new watch
 	failed bool // a watch could not be made: SIGUSR1 is asked for (usr1_linux.go)
+}
+
+// unwatchDir ends the watch of the directory until watchDir makes it
+// again (an upgrade: upgrade.go).
+func (s *server) unwatchDir() {
+	s.watch.mu.Lock()
+	defer s.watch.mu.Unlock()
+	if s.watch.stop != nil {
+		s.watch.stop()
+		s.watch.stop = nil
+	}
 }
 
 // watchDir watches the socket's directory as it is now, in place of any

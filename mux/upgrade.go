@@ -560,9 +560,11 @@ func (s *server) handleUpgrade(conn *net.UnixConn, req wire.Upgrade) {
 	// Only a failure comes back: a successful exec does not return.
 	s.up.mu.Unlock()
 	s.logf("upgrade to %s failed, serving on: %v", req.Binary, err)
-	if s.up.relistenOwed.Swap(false) {
-		s.relisten("the socket changed during the upgrade")
-	}
+	// The watch was ended for the upgrade (upgrade): make it again,
+	// and look, as the watch saw nothing meanwhile.
+	s.watchDir()
+	s.up.relistenOwed.Store(false)
+	s.relisten("the socket changed during the upgrade")
 	s.replyErr(conn, wire.CodeInternal, "upgrade failed, the server serves on: %v", err)
 }
 
@@ -593,6 +595,12 @@ func (s *server) upgrade(conn *net.UnixConn, binary string) error {
 		return err
 	}
 	checked := time.Now()
+	// The directory's watch goes before the hold: the exec would close
+	// its inotify descriptor, and that close waits for the kernel's
+	// grace period (synchronize_srcu), 10 to 20 ms inside the pause. A
+	// removal meanwhile is seen by the new binary's look as it starts,
+	// or by the watch made again if the upgrade fails (serveUpgrade).
+	s.unwatchDir()
 	h, err := s.quiesce()
 	if err != nil {
 		s.resume(h)
