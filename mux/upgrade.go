@@ -591,16 +591,23 @@ func (u *upgradeState) lockWithin(d time.Duration) bool {
 // still only while the final state is written and the exec is done.
 func (s *server) upgrade(conn *net.UnixConn, binary string) error {
 	start := time.Now()
-	if err := s.precheck(conn, binary); err != nil {
+	// The directory's watch goes before the hold: the exec would close
+	// its inotify descriptor, and that close waits for the kernel's
+	// grace period (synchronize_srcu), 10 to 20 ms inside the pause. It
+	// is closed beside the check, which takes as long. A removal
+	// meanwhile is seen by the new binary's look as it starts, or by the
+	// watch made again if the upgrade fails (serveUpgrade).
+	unwatched := make(chan struct{})
+	go func() {
+		s.unwatchDir()
+		close(unwatched)
+	}()
+	err := s.precheck(conn, binary)
+	<-unwatched
+	if err != nil {
 		return err
 	}
 	checked := time.Now()
-	// The directory's watch goes before the hold: the exec would close
-	// its inotify descriptor, and that close waits for the kernel's
-	// grace period (synchronize_srcu), 10 to 20 ms inside the pause. A
-	// removal meanwhile is seen by the new binary's look as it starts,
-	// or by the watch made again if the upgrade fails (serveUpgrade).
-	s.unwatchDir()
 	h, err := s.quiesce()
 	if err != nil {
 		s.resume(h)
