@@ -43,12 +43,7 @@ func TestServerBindsItsRemovedSocketAgain(t *testing.T) {
 			}
 			// With both gone a client cannot tell the server is there
 			// until it has bound them again.
-			e.eventually("wr ls to show the session again", func() bool {
-				return strings.Contains(e.mustWr("ls"), "kept")
-			})
-			if now := e.serverPID(); now != pid {
-				t.Fatalf("server pid %d, want the first server (%d)", now, pid)
-			}
+			stillServes(e, pid, "kept")
 			e.eventually("the lock file to name the server again", func() bool {
 				b, _ := os.ReadFile(e.socket + ".lock")
 				return strings.HasSuffix(string(b), "\n"+strconv.Itoa(pid)+"\n")
@@ -107,6 +102,18 @@ func TestSIGUSR1LeavesAServingServerServing(t *testing.T) {
 	after, err := os.Stat(e.socket)
 	if err != nil || !os.SameFile(before, after) || e.serverPID() != pid {
 		t.Fatalf("SIGUSR1 replaced the socket or the server (%v)", err)
+	}
+}
+
+// stillServes waits until wr ls shows session name again, and checks
+// that the server pid, the first one, shows it.
+func stillServes(e *env, pid int, name string) {
+	e.t.Helper()
+	e.eventually("wr ls to show "+name+" again", func() bool {
+		return strings.Contains(e.mustWr("ls"), name)
+	})
+	if now := e.serverPID(); now != pid {
+		e.t.Fatalf("server pid %d, want the first server (%d)", now, pid)
 	}
 }
 
@@ -182,12 +189,7 @@ func TestSIGUSR1DuringAnUpgrade(t *testing.T) {
 		log, _ := os.ReadFile(e.socket + ".log")
 		t.Fatalf("wr server upgrade under SIGUSR1: exit %d, stderr %q; the server's log:\n%s", r.code, r.stderr, log)
 	}
-	if now := e.serverPID(); now != pid {
-		t.Fatalf("server pid %d after the upgrade, want %d", now, pid)
-	}
-	if ls := e.mustWr("ls"); !strings.Contains(ls, "kept") {
-		t.Fatalf("wr ls after the upgrade: %q", ls)
-	}
+	stillServes(e, pid, "kept")
 }
 
 // A server whose whole socket directory was removed makes it again, with
@@ -209,12 +211,7 @@ func TestServerMakesItsRemovedDirectoryAgain(t *testing.T) {
 		now, err := os.Stat(dir)
 		return err != nil || !os.SameFile(first, now)
 	})
-	e.eventually("wr ls to show the session again", func() bool {
-		return strings.Contains(e.mustWr("ls"), "kept")
-	})
-	if now := e.serverPID(); now != pid {
-		t.Fatalf("server pid %d, want the first server (%d)", now, pid)
-	}
+	stillServes(e, pid, "kept")
 	e.eventually("the server's log in the new directory to say so", func() bool {
 		log, _ := os.ReadFile(e.socket + ".log")
 		return strings.Contains(string(log), "made the socket directory")
