@@ -348,8 +348,7 @@ const lockProbeWait = 50 * time.Millisecond
 
 // lockPid is the pid the server writes into its lock file: none under
 // socket activation, where nothing the server does brings back a removed
-// socket (systemd owns it),
-// so a client does not advise it.
+// socket (systemd owns it), so that a client advises nothing about it.
 func (s *server) lockPid() int {
 	if s.activated {
 		return 0
