@@ -89,6 +89,7 @@ func Run(opts Options) (code int, err error) {
 	accepted.Name = shownName(opts.Socket, accepted.Name)
 	r := newRelay(conn, opts, isTerm, sigs)
 	r.quitDetaches = quitDetaches && !accepted.Exited
+	r.quitShows = quitDetaches && accepted.Exited
 	r.name.Store(&accepted.Name)
 	r.session.Store(&session)
 	r.watchLink()
@@ -244,9 +245,46 @@ func openUnlessSignalled(opts Options, req wire.Attach, sigs <-chan os.Signal, q
 		done <- opened{conn: conn, accepted: accepted, err: err}
 	}()
 	quit := false
+	// took handles a signal that came before the answer; it reports one
+	// that ends wr.
+	took := func(s os.Signal) (ends bool) {
+		switch {
+		case s == syscall.SIGWINCH:
+			resized = true
+		case s == syscall.SIGQUIT && quitDetaches:
+			// ctrl-\ pressed before the terminal went raw (a server slow
+			// to answer, a flood to restore): the detach key, which the
+			// terminal made SIGQUIT. It detaches once the attach is
+			// through, as it would a moment later. Still watched
+			// meanwhile: a ctrl-C, SIGTERM or SIGHUP must end wr at
+			// once, whatever the server does.
+			quit = true
+		default:
+			return true
+		}
+		return false
+	}
 	for {
 		select {
 		case o = <-done:
+			// Signals that came before the answer count first: select
+			// picks at random between ready cases, and a ctrl-\ left in
+			// sigs reached the relay, which quit with 131 for an exited
+			// session instead of showing it.
+			for {
+				select {
+				case s := <-sigs:
+					if took(s) {
+						if o.conn != nil {
+							o.conn.Close()
+						}
+						return opened{}, false, s.(syscall.Signal)
+					}
+					continue
+				default:
+				}
+				break
+			}
 			// An exited session is shown all the same: the server has
 			// collected it for this client, which must say how it ended.
 			if quit && o.err == nil && !o.accepted.Exited {
@@ -255,18 +293,7 @@ func openUnlessSignalled(opts Options, req wire.Attach, sigs <-chan os.Signal, q
 			}
 			return o, resized, 0
 		case s := <-sigs:
-			if s == syscall.SIGWINCH {
-				resized = true
-				continue
-			}
-			if s == syscall.SIGQUIT && quitDetaches {
-				// ctrl-\ pressed before the terminal went raw (a server
-				// slow to answer, a flood to restore): the detach key,
-				// which the terminal made SIGQUIT. It detaches once the
-				// attach is through, as it would a moment later. Still
-				// watched meanwhile: a ctrl-C, SIGTERM or SIGHUP must end
-				// wr at once, whatever the server does.
-				quit = true
+			if !took(s) {
 				continue
 			}
 			go func() { // the request may still succeed: hang up on it
@@ -353,8 +380,10 @@ type relay struct {
 	opts   Options
 	isTerm bool
 	// quitDetaches: the detach key is ctrl-\, so a SIGQUIT is that key
-	// pressed before the terminal was raw (Run).
+	// pressed before the terminal was raw (Run); quitShows: the same, for
+	// an exited session, which is shown whatever the key.
 	quitDetaches bool
+	quitShows    bool
 	// inFile is the terminal's input, reopened to be pollable when
 	// possible; inputWrites says it was, and readInput is the writer.
 	inFile      *os.File
@@ -488,6 +517,13 @@ func (r *relay) run() outcome {
 		case sig := <-r.sigs:
 			if sig == syscall.SIGWINCH {
 				r.sendSize()
+				continue
+			}
+			if sig == syscall.SIGQUIT && r.quitShows {
+				// The detach key pressed before the terminal went raw,
+				// come late, for an exited session: there is nothing to
+				// detach from, and its last screen and code are on
+				// their way (it quit with 131 instead).
 				continue
 			}
 			r.detach()
