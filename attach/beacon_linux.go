@@ -8,8 +8,6 @@ import (
 	"os"
 	"time"
 
-	"golang.org/x/sys/unix"
-
 	"wr/wire"
 )
 
@@ -28,17 +26,7 @@ func askBeacon(socket string) bool {
 		return false
 	}
 	defer c.Close()
-	raw, err := c.SyscallConn()
-	if err != nil {
-		return false
-	}
-	uid := -1
-	_ = raw.Control(func(fd uintptr) {
-		if cred, err := unix.GetsockoptUcred(int(fd), unix.SOL_SOCKET, unix.SO_PEERCRED); err == nil {
-			uid = int(cred.Uid)
-		}
-	})
-	if uid != os.Getuid() {
+	if uid, err := wire.PeerUID(c); err != nil || uid != os.Getuid() {
 		return false // a name someone else bound: not ours to trust
 	}
 	_ = c.SetDeadline(time.Now().Add(beaconWait))

@@ -44,9 +44,7 @@ func lockHolder(socket string) (held bool, pid int) {
 	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_SH|syscall.LOCK_NB); !errors.Is(err, syscall.EWOULDBLOCK) {
 		return false, 0 // no server, or a lock file that cannot be locked
 	}
-	var buf [64]byte
-	n, _ := f.Read(buf[:])
-	_, pid = wire.ParseLockFile(string(buf[:n]))
+	_, pid = wire.ReadLockFile(f)
 	return true, pid
 }
 

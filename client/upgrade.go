@@ -70,9 +70,7 @@ func lockedVersion(socket string) (string, bool) {
 		return "", false
 	}
 	defer f.Close()
-	var buf [64]byte
-	n, _ := f.Read(buf[:])
-	v, _ := wire.ParseLockFile(string(buf[:n]))
+	v, _ := wire.ReadLockFile(f)
 	return v, v != ""
 }
 

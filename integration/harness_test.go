@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -450,4 +451,48 @@ func atoi(t testing.TB, s string) int {
 		n = n*10 + int(c-'0')
 	}
 	return n
+}
+
+// background is a wr command with no terminal that runs while the test
+// goes on (a recorder, a wr wait); the cleanup kills it if it still runs.
+type background struct {
+	cmd    *exec.Cmd
+	stderr bytes.Buffer
+	done   chan error // its Wait's result, once
+	err    error
+	ended  bool
+}
+
+// startBackground starts wr args in the test's directory, its stdout to
+// stdout (nil: none).
+func (e *env) startBackground(stdout io.Writer, args ...string) *background {
+	e.t.Helper()
+	b := &background{cmd: exec.Command(wrBin, args...), done: make(chan error, 1)}
+	b.cmd.Env, b.cmd.Dir, b.cmd.Stdout, b.cmd.Stderr = e.vars, e.dir, stdout, &b.stderr
+	if err := b.cmd.Start(); err != nil {
+		e.t.Fatal(err)
+	}
+	go func() { b.done <- b.cmd.Wait() }()
+	e.t.Cleanup(func() {
+		if !b.ended {
+			_ = b.cmd.Process.Kill()
+			<-b.done
+		}
+	})
+	return b
+}
+
+// wait waits for the command to end and returns Wait's error; past the
+// deadline the test fails.
+func (b *background) wait(t testing.TB) error {
+	t.Helper()
+	if !b.ended {
+		select {
+		case b.err = <-b.done:
+			b.ended = true
+		case <-time.After(timeout):
+			t.Fatalf("wr %v did not end within %v; stderr %q", b.cmd.Args[1:], timeout, b.stderr.String())
+		}
+	}
+	return b.err
 }

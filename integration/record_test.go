@@ -13,7 +13,6 @@ import (
 	"strings"
 	"syscall"
 	"testing"
-	"time"
 
 	"wr/screen"
 )
@@ -110,16 +109,7 @@ func TestRecordReplaysToTheCapture(t *testing.T) {
 	e.eventually("BEFORE", func() bool { return strings.Contains(e.mustWr("capture", "rec"), "BEFORE recording") })
 
 	file := filepath.Join(e.dir, "rec.cast")
-	rec := exec.Command(wrBin, "record", "rec", file)
-	rec.Env, rec.Dir = e.vars, e.dir
-	var stderr bytes.Buffer
-	rec.Stderr = &stderr
-	if err := rec.Start(); err != nil {
-		t.Fatal(err)
-	}
-	done := make(chan error, 1)
-	go func() { done <- rec.Wait() }()
-	t.Cleanup(func() { _ = rec.Process.Kill() })
+	rec := e.startBackground(nil, "record", "rec", file)
 	e.eventually("the recorder attached", func() bool { c, ok := readCast(t, file); return ok && len(c.events) > 0 })
 	if c, _ := readCast(t, file); c.width != 80 || c.height != 24 || !strings.Contains(c.events[0].data, "BEFORE") {
 		t.Fatalf("recording starts %dx%d with %q; want 80x24 and the screen as it was", c.width, c.height, c.events[0].data)
@@ -153,11 +143,11 @@ func TestRecordReplaysToTheCapture(t *testing.T) {
 		t.Error("no resize event 100x30 in the recording")
 	}
 
-	if err := rec.Process.Signal(syscall.SIGINT); err != nil {
+	if err := rec.cmd.Process.Signal(syscall.SIGINT); err != nil {
 		t.Fatal(err)
 	}
-	if err := <-done; err != nil {
-		t.Errorf("wr record after an interrupt: %v, stderr %q; want exit 0", err, stderr.String())
+	if err := rec.wait(t); err != nil {
+		t.Errorf("wr record after an interrupt: %v, stderr %q; want exit 0", err, rec.stderr.String())
 	}
 
 	// asciinema itself reads it (it wants a terminal, even to cat).
@@ -238,29 +228,14 @@ func TestRecordToStdout(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer out.Close()
-	rec := exec.Command(wrBin, "record", "job", "-")
-	rec.Env, rec.Dir, rec.Stdout = e.vars, e.dir, out
-	var stderr bytes.Buffer
-	rec.Stderr = &stderr
-	if err := rec.Start(); err != nil {
-		t.Fatal(err)
-	}
-	done := make(chan error, 1)
-	go func() { done <- rec.Wait() }()
-	t.Cleanup(func() { _ = rec.Process.Kill(); <-done })
+	rec := e.startBackground(out, "record", "job", "-")
 	e.waitClients("job", 1)
 	e.mustWr("send", "job", "--enter", "go")
 	if r := e.wr("wait", "job"); r.code != 4 {
 		t.Fatalf("wr wait job: exit %d, stderr %q; want 4", r.code, r.stderr)
 	}
-	select {
-	case err := <-done:
-		done <- err // for the cleanup
-		if err != nil {
-			t.Fatalf("wr record job -: %v, stderr %q", err, stderr.String())
-		}
-	case <-time.After(timeout):
-		t.Fatal("wr record did not end with its session")
+	if err := rec.wait(t); err != nil {
+		t.Fatalf("wr record job -: %v, stderr %q", err, rec.stderr.String())
 	}
 	if c, ok := readCast(t, file); !ok || !strings.Contains(c.output(), "LAST-LINE") {
 		t.Fatalf("the recording on stdout lacks the session's output: %q", c.output())

@@ -3,7 +3,6 @@
 package integration
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"os"
@@ -13,7 +12,6 @@ import (
 	"strings"
 	"syscall"
 	"testing"
-	"time"
 )
 
 // Issue 19: the verbs people reach for, each driven from a plain exec.Cmd
@@ -345,31 +343,16 @@ func TestWaitSaysItLostTheServer(t *testing.T) {
 	e := newEnv(t)
 	e.mustWr("new", "-d", "w", "--", "sleep", "1000")
 	pid := e.serverPID()
-	wait := exec.Command(wrBin, "wait", "w")
-	wait.Env = e.vars
-	var stderr bytes.Buffer
-	wait.Stderr = &stderr
-	if err := wait.Start(); err != nil {
-		t.Fatal(err)
-	}
-	done := make(chan error, 1)
-	go func() { done <- wait.Wait() }()
-	t.Cleanup(func() { _ = wait.Process.Kill(); <-done; done <- nil })
+	wait := e.startBackground(nil, "wait", "w")
 	e.eventually("wr wait to be connected and asleep", func() bool {
-		return hasSocketTo(wait.Process.Pid) && allAsleep(wait.Process.Pid)
+		return hasSocketTo(wait.cmd.Process.Pid) && allAsleep(wait.cmd.Process.Pid)
 	})
 	if err := syscall.Kill(pid, syscall.SIGKILL); err != nil {
 		t.Fatal(err)
 	}
-	var err error
-	select {
-	case err = <-done:
-		done <- err
-	case <-time.After(timeout):
-		t.Fatal("wr wait did not end with its server")
-	}
+	err := wait.wait(t)
 	var ee *exec.ExitError
-	if !errors.As(err, &ee) || ee.ExitCode() != 1 || !strings.Contains(stderr.String(), "lost the server while waiting for w") {
-		t.Fatalf("wr wait when its server died: %v, stderr %q; want exit 1 saying it lost the server", err, stderr.String())
+	if !errors.As(err, &ee) || ee.ExitCode() != 1 || !strings.Contains(wait.stderr.String(), "lost the server while waiting for w") {
+		t.Fatalf("wr wait when its server died: %v, stderr %q; want exit 1 saying it lost the server", err, wait.stderr.String())
 	}
 }

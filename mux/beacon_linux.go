@@ -85,7 +85,7 @@ func (s *server) serveBeacon(ln *net.UnixListener) {
 // sessions, should fail as fast as with no server at all).
 func (s *server) answerBeacon(conn *net.UnixConn) {
 	defer conn.Close()
-	if uid, err := peerUID(conn); err != nil || uid != os.Getuid() {
+	if uid, err := wire.PeerUID(conn); err != nil || uid != os.Getuid() {
 		return
 	}
 	deadline := time.Now().Add(beaconAnswerMax)

@@ -124,19 +124,16 @@ func (s *server) rehome() bool {
 		s.logf("made %s again but cannot listen there: %v", dir.Path(), err)
 		return false
 	}
-	ln.SetUnlinkOnClose(false)
-	oldLn, oldLock := s.ln, s.lockFile
-	s.ln, s.lockFile = ln, lock
 	// The old directory is closed a while later: a goroutine may be
 	// using it now (an agent link being pointed). Open, it would keep a
 	// detached mount, and what was made in it, alive.
 	old := s.dir()
 	time.AfterFunc(oldDirGrace, func() { old.Close() })
 	s.dirP.Store(dir)
-	s.socketID, _ = dir.ID(name)
-	s.knocks.watchListener(ln)
-	oldLn.Close() // the accept loop takes the new one (listener)
+	oldLock := s.lockFile
+	s.lockFile = lock
 	oldLock.Close()
+	s.serveOnLocked(ln)
 	sessions := make([]*session, 0, len(s.sessions))
 	for _, ss := range s.sessions {
 		sessions = append(sessions, ss)

@@ -136,15 +136,21 @@ func (s *server) relisten(why string) {
 		s.logf("%s, and the server cannot listen again: %v", why, err)
 		return
 	}
+	s.serveOnLocked(ln)
+	s.logf("%s: listening on %s again", why, s.socket)
+}
+
+// serveOnLocked makes ln, just bound at the socket's path in s.dir(), the
+// listener the accept loop serves, with mu held, and closes the one
+// before. The new one is set before the old one is closed: the accept
+// loop, woken by the close, takes the new one (listener).
+func (s *server) serveOnLocked(ln *net.UnixListener) {
 	ln.SetUnlinkOnClose(false)
 	old := s.ln
 	s.ln = ln
-	s.socketID, _ = s.dir().ID(name)
+	s.socketID, _ = s.dir().ID(filepath.Base(s.socket))
 	s.knocks.watchListener(ln)
-	// Set before the old one is closed: the accept loop, woken by the
-	// close, takes the new one (listener).
 	old.Close()
-	s.logf("%s: listening on %s again", why, s.socket)
 }
 
 // relockLocked makes sure the lock file at its path is the one this

@@ -510,7 +510,7 @@ func (s *server) serveConn(conn *net.UnixConn) {
 	defer s.up.settle(conn) // begun by the accept loop
 	s.knocks.watch(conn)    // its request is read at once during a burst (knock_linux.go)
 
-	if uid, err := peerUID(conn); err != nil || uid != os.Getuid() {
+	if uid, err := wire.PeerUID(conn); err != nil || uid != os.Getuid() {
 		s.logf("refused a connection from uid %d (err %v)", uid, err)
 		s.reply(conn, wire.TypeRefused, wire.Refused{Message: "wr: connection refused: the server belongs to another user"})
 		return

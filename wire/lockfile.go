@@ -63,6 +63,13 @@ func OpenLockFile(socket string) (*os.File, error) {
 // device) is never read or locked.
 var errNotRegular = errors.New("wire: not a regular file")
 
+// ReadLockFile reads and parses a lock file opened with OpenLockFile.
+func ReadLockFile(f *os.File) (version string, pid int) {
+	var buf [64]byte
+	n, _ := f.Read(buf[:])
+	return ParseLockFile(string(buf[:n]))
+}
+
 // FileIDOf is the identity of an open file, to compare with Dir.ID: a lock
 // file held open is still the one at its path only while they match.
 func FileIDOf(f *os.File) (FileID, error) {

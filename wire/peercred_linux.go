@@ -1,6 +1,6 @@
-//go:build darwin
+//go:build linux
 
-package mux
+package wire
 
 import (
 	"net"
@@ -8,8 +8,8 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-// peerUID is the uid of the process on the other end of conn (LOCAL_PEERCRED).
-func peerUID(conn *net.UnixConn) (int, error) {
+// PeerUID is the uid of the process on the other end of conn (SO_PEERCRED).
+func PeerUID(conn *net.UnixConn) (int, error) {
 	raw, err := conn.SyscallConn()
 	if err != nil {
 		return -1, err
@@ -17,7 +17,7 @@ func peerUID(conn *net.UnixConn) (int, error) {
 	uid := -1
 	var credErr error
 	err = raw.Control(func(fd uintptr) {
-		cred, err := unix.GetsockoptXucred(int(fd), unix.SOL_LOCAL, unix.LOCAL_PEERCRED)
+		cred, err := unix.GetsockoptUcred(int(fd), unix.SOL_SOCKET, unix.SO_PEERCRED)
 		if err != nil {
 			credErr = err
 			return
