@@ -186,8 +186,14 @@ func attachRequest(opts Options, fd int, isTerm bool) wire.Attach {
 		Terminal: id, Restore: opts.Restore, DetachOthers: opts.DetachOthers,
 		Env: wire.RefreshedEnv(os.LookupEnv),
 	}
-	if os.Getenv("WR_SOCKET") == opts.Socket {
-		req.Inside = os.Getenv("WR_SESSION_ID")
+	// Where this client runs, for the server to refuse an attach loop:
+	// its session, that session's server, and what shows that session
+	// elsewhere (loop.go).
+	if id := os.Getenv("WR_SESSION_ID"); id != "" {
+		req.Inside, req.InsideSocket = id, os.Getenv("WR_SOCKET")
+		if _, remote := RemoteHost(opts.Socket); !remote {
+			req.Outside = outsideOf(id, req.InsideSocket)
+		}
 	}
 	// Over ssh the server cannot tell a link that died unnoticed from a
 	// client that is there: this one confirms the exit code it was sent

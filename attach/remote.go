@@ -450,6 +450,7 @@ func (l *remoteLink) remoteRequest(req any) any {
 		// unique on every machine, so the remote server refuses only an
 		// attach to the session it runs in, reached through ssh.
 		r.Inside = os.Getenv("WR_SESSION_ID")
+		r.InsideSocket, r.Outside = "", nil
 		return r
 	}
 	return req

@@ -3,9 +3,12 @@
 package integration
 
 import (
+	"fmt"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"wr/wire"
 )
 
 // Item 8: help, suggestions for mistakes, flags after NAME, --socket after
@@ -22,7 +25,7 @@ func TestCommandLineForgives(t *testing.T) {
 		t.Errorf("wr help capture: %q; want its flags", out)
 	}
 	v1, v2 := e.mustWr("--version"), e.mustWr("version")
-	if v1 != v2 || !strings.HasPrefix(v1, "wr ") || !strings.Contains(v1, "protocol 1.5") {
+	if v1 != v2 || !strings.HasPrefix(v1, "wr ") || !strings.Contains(v1, fmt.Sprintf("protocol %d.%d", wire.ProtocolMajor, wire.ProtocolMinor)) {
 		t.Errorf("wr --version %q and wr version %q: want the same line, with the protocol", v1, v2)
 	}
 

@@ -2,7 +2,10 @@
 
 package integration
 
-import "testing"
+import (
+	"path/filepath"
+	"testing"
+)
 
 // A inside B, then B inside A, would draw each inside the other for ever:
 // the second attach is refused as the direct one (A inside A) is, and the
@@ -21,4 +24,69 @@ func TestAttachLoopThroughAnotherSessionRefused(t *testing.T) {
 	// Neither session was disturbed: b's shell still answers.
 	tm.send("echo still-$((2+3))\r")
 	tm.expect("still-5")
+}
+
+// A loop may pass through a second server, which the target's server
+// cannot see: a on one socket shown inside b on another, then a client
+// inside b attaching to a. It is refused as a loop on one server is, and so
+// is a loop that leaves a server and comes back to it (a, then x on the
+// other server, then c on the first, then a again).
+func TestAttachLoopThroughAnotherServerRefused(t *testing.T) {
+	t.Run("two servers", func(t *testing.T) {
+		e, oe := twoServers(t)
+		tm := e.term(100, 30, "attach", "a")
+		tm.expect(prompt)
+		tm.send("PS1='B> ' " + wrBin + " --socket " + oe.socket + " attach b\r")
+		tm.expect("B> ")
+		oe.waitClients("b", 1)
+		// Inside b (its WR_SOCKET is the other server's): attaching to a,
+		// on the first server, would show a inside b inside a.
+		tm.send(wrBin + " --socket " + e.socket + " attach a; echo RC=$?-$((1+1))\r")
+		tm.expect("attaching to a would loop")
+		tm.expect("RC=1-2")
+		tm.send("echo still-$((2+3))\r")
+		tm.expect("still-5")
+	})
+
+	for _, upgrade := range []bool{false, true} {
+		name := "out and back"
+		if upgrade {
+			name = "out and back, upgraded"
+		}
+		t.Run(name, func(t *testing.T) {
+			e, oe := twoServers(t)
+			e.mustWr("new", "-d", "c")
+			tm := e.term(100, 30, "attach", "a2")
+			tm.expect(prompt)
+			tm.send("PS1='X> ' " + wrBin + " --socket " + oe.socket + " attach x\r")
+			tm.expect("X> ")
+			oe.waitClients("x", 1)
+			// c is shown inside x, which is shown inside a2.
+			tm.send(wrBin + " --socket " + e.socket + " attach c\r")
+			e.waitClients("c", 1)
+			tm.send("PS1='C> '\r")
+			tm.expect("C> ")
+			if upgrade {
+				// The server that holds c must still know that its client
+				// runs inside x on the other server.
+				e.mustWr("server", "upgrade")
+			}
+			// Inside c, on a2's own server: that server alone sees no loop.
+			tm.send(wrBin + " attach a2; echo RC=$?-$((1+1))\r")
+			tm.expect("attaching to a2 would loop")
+			tm.expect("RC=1-2")
+			tm.send("echo still-$((2+3))\r")
+			tm.expect("still-5")
+		})
+	}
+}
+
+// twoServers is an environment and a second one, whose server has another
+// socket in the same directory (so the first's cleanup sees its processes).
+func twoServers(t *testing.T) (e, oe *env) {
+	e = newEnv(t)
+	other := filepath.Join(e.dir, "run", "other.sock")
+	oe = &env{t: t, dir: e.dir, socket: other, vars: e.with("WR_SOCKET=" + other)}
+	t.Cleanup(func() { oe.wr("server", "stop") })
+	return e, oe
 }

@@ -56,6 +56,7 @@ type client struct {
 	restoreAsk restoreRequest    // what its restore draws (shown.go); set by serveAttach before it attaches
 	env        map[string]string // its refreshed variables (agent.go); set by serveAttach before it attaches
 	inside     string            // WR_SESSION_ID of the session it runs in (loop.go); set likewise
+	insideAt   string            // the socket of the server that holds inside, if the client said; set likewise
 	// acksExit: the client confirms an exit code with ExitSeen
 	// (wire.Attach.AckExit); set likewise. Until one has, the session is
 	// kept, exited (session.end).

@@ -110,6 +110,7 @@ type handoffClient struct {
 	ScreenOnly bool              `json:"screen_only,omitempty"`
 	Env        map[string]string `json:"env"` // empty is not nil (agent.go)
 	Inside     string            `json:"inside,omitempty"`
+	InsideAt   string            `json:"inside_at,omitempty"`
 	AckExit    bool              `json:"ack_exit,omitempty"` // confirms the exit code (session.end)
 	Drawn      bool              `json:"drawn,omitempty"`    // its terminal is not the session's size (view.go)
 	// ViewSynced: a drawn client's terminal shows the screen as it is
@@ -230,7 +231,7 @@ func (s *server) handoffClientOf(c *client) handoffClient {
 	hc := handoffClient{
 		ID: c.id, FD: fdOf(c.conn.(syscall.Conn)), ReadOnly: c.readOnly, Record: c.record, Since: c.since,
 		Cols: c.cols, Rows: c.rows, Terminal: c.restoreAsk.terminal, ScreenOnly: c.restoreAsk.screenOnly,
-		Env: c.env, Inside: c.inside, AckExit: c.acksExit, Drawn: c.view != nil,
+		Env: c.env, Inside: c.inside, InsideAt: c.insideAt, AckExit: c.acksExit, Drawn: c.view != nil,
 	}
 	if c.view != nil && !c.frameArmed && c.viewCols == c.cols && c.viewRows == c.rows {
 		hc.ViewSynced = true
@@ -532,7 +533,7 @@ func (s *server) adoptClient(hc handoffClient) (*client, error) {
 	c := newClient(hc.ID, conn, hc.ReadOnly, hc.Cols, hc.Rows)
 	c.record, c.since = hc.Record, hc.Since
 	c.restoreAsk = restoreRequest{terminal: hc.Terminal, screenOnly: hc.ScreenOnly}
-	c.env, c.inside, c.acksExit = hc.Env, hc.Inside, hc.AckExit
+	c.env, c.inside, c.insideAt, c.acksExit = hc.Env, hc.Inside, hc.InsideAt, hc.AckExit
 	c.carriedIn = hc.In
 	if hc.Input != nil {
 		if k, err := restoreClassifier(*hc.Input); err != nil {

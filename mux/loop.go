@@ -2,6 +2,8 @@ package mux
 
 import (
 	"fmt"
+	"net"
+	"slices"
 	"strings"
 
 	"wr/wire"
@@ -14,9 +16,63 @@ import (
 // server refuses the rest, because only it sees which clients run inside
 // which of its sessions. A client says which with Attach.Inside, its
 // WR_SESSION_ID; a rename keeps that, unlike the name.
+//
+// A loop may pass through other servers (A on one socket shown inside B
+// on another, then a client inside B attaching to A), and no server sees
+// all of it. So each records the socket its clients' sessions are held
+// on (Attach.InsideSocket), answers Shown with what its own clients show,
+// and a client about to attach from inside a session follows those
+// answers from server to server first (attach.outsideOf) and sends what
+// it found as Attach.Outside. Two attaches that close a loop at the same
+// moment can each miss the other; wr detach breaks such a loop.
 
 // sessionID is the session's WR_SESSION_ID.
 func (ss *session) sessionID() string { return strings.TrimPrefix(ss.marker, "WR_SESSION_ID=") }
+
+// showing is a session shown inside another through an attached client:
+// the client runs inside the session whose WR_SESSION_ID is inside, held
+// by the server on socket insideAt ("" when the client did not say).
+type showing struct {
+	shown    *session
+	inside   string
+	insideAt string
+}
+
+// showings lists every session of this server shown inside another, and
+// the sessions it holds. A recorder shows nothing, so it closes no loop.
+func (s *server) showings() (edges []showing, all []*session) {
+	s.mu.Lock()
+	all = make([]*session, 0, len(s.sessions))
+	for _, ss := range s.sessions {
+		all = append(all, ss)
+	}
+	s.mu.Unlock()
+	for _, ss := range all {
+		ss.mu.Lock()
+		for _, c := range ss.clients {
+			if c.inside != "" && !c.record {
+				edges = append(edges, showing{shown: ss, inside: c.inside, insideAt: c.insideAt})
+			}
+		}
+		ss.mu.Unlock()
+	}
+	return edges, all
+}
+
+// refuseLoop answers an attach to target from inside the session inside
+// that would close a loop, with the error to send, or nil. outside is
+// what the client found on other servers (wire.Attach.Outside).
+func (s *server) refuseLoop(target *session, inside string, outside []string) *wire.Error {
+	if slices.Contains(outside, target.sessionID()) {
+		return &wire.Error{Code: wire.CodeLoop, Message: fmt.Sprintf(
+			"the session this terminal runs in is shown, through a session of another server, inside session %s; attaching to %s would loop",
+			target.name(), target.name())}
+	}
+	if in := s.attachLoop(target, inside); in != nil {
+		return loopError(target, in)
+	}
+	return nil
+}
 
 // attachLoop reports the session that is shown, through attached clients,
 // inside target and is the one the client runs in (inside): attaching
@@ -25,24 +81,11 @@ func (s *server) attachLoop(target *session, inside string) *session {
 	if inside == "" {
 		return nil
 	}
-	s.mu.Lock()
-	all := make([]*session, 0, len(s.sessions))
-	for _, ss := range s.sessions {
-		all = append(all, ss)
-	}
-	s.mu.Unlock()
+	edges, _ := s.showings()
 	// shows[X] lists the sessions a client running inside X is attached to.
 	shows := map[string][]*session{}
-	byID := map[string]*session{}
-	for _, ss := range all {
-		byID[ss.sessionID()] = ss
-		ss.mu.Lock()
-		for _, c := range ss.clients {
-			if c.inside != "" && !c.record {
-				shows[c.inside] = append(shows[c.inside], ss)
-			}
-		}
-		ss.mu.Unlock()
+	for _, e := range edges {
+		shows[e.inside] = append(shows[e.inside], e.shown)
 	}
 	seen := map[*session]bool{}
 	for next := []*session{target}; len(next) > 0; {
@@ -66,4 +109,40 @@ func loopError(target, in *session) *wire.Error {
 		msg = fmt.Sprintf("this terminal is inside session %s, which is shown inside session %s; attaching to %s would loop", in.name(), target.name(), target.name())
 	}
 	return &wire.Error{Code: wire.CodeLoop, Message: msg}
+}
+
+// handleShown answers which sessions show the sessions req.IDs, however
+// indirectly: those of this server, and the first of every other
+// server's met on the way, for the asker to follow there.
+func (s *server) handleShown(conn *net.UnixConn, req wire.Shown) {
+	edges, all := s.showings()
+	local := make(map[string]bool, len(all))
+	for _, ss := range all {
+		local[ss.sessionID()] = true
+	}
+	// shownIn[Y] lists the clients attached to Y from inside a session.
+	shownIn := map[string][]showing{}
+	for _, e := range edges {
+		id := e.shown.sessionID()
+		shownIn[id] = append(shownIn[id], e)
+	}
+	reply := wire.ShownIn{IDs: []string{}}
+	seen := map[string]bool{}
+	for next := slices.Clone(req.IDs); len(next) > 0; {
+		id := next[len(next)-1]
+		next = next[:len(next)-1]
+		for _, e := range shownIn[id] {
+			if seen[e.inside] {
+				continue
+			}
+			seen[e.inside] = true
+			if local[e.inside] {
+				reply.IDs = append(reply.IDs, e.inside)
+				next = append(next, e.inside)
+			} else {
+				reply.Elsewhere = append(reply.Elsewhere, wire.SessionAt{ID: e.inside, Socket: e.insideAt})
+			}
+		}
+	}
+	s.reply(conn, wire.TypeShownIn, reply)
 }

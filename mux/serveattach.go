@@ -67,13 +67,16 @@ func (s *server) serveAttach(conn *net.UnixConn, req wire.Attach) {
 	}
 	// A recorder shows nothing, so it closes no loop. A client that does
 	// not say where it runs (one before 1.3) is known by its environment.
-	inside := req.Inside
+	inside, insideAt := req.Inside, req.InsideSocket
 	if inside == "" {
 		inside, _ = wire.LookupIn(req.Config.Env)("WR_SESSION_ID")
+		insideAt, _ = wire.LookupIn(req.Config.Env)("WR_SOCKET")
 	}
-	if in := s.attachLoop(ss, inside); in != nil && !created && !req.Record {
-		s.reply(conn, wire.TypeError, *loopError(ss, in))
-		return
+	if !created && !req.Record {
+		if werr := s.refuseLoop(ss, inside, req.Outside); werr != nil {
+			s.reply(conn, wire.TypeError, *werr)
+			return
+		}
 	}
 	s.mu.Lock()
 	s.nextClient++
@@ -87,7 +90,7 @@ func (s *server) serveAttach(conn *net.UnixConn, req wire.Attach) {
 	}
 	c.restoreAsk = restoreRequestOf(req)
 	c.env = req.Env
-	c.inside = inside
+	c.inside, c.insideAt = inside, insideAt
 	c.acksExit = req.AckExit && !req.Record
 	// The connection is closed here as well: the writer leaves it open
 	// for a client's ExitSeen (closeAwaitingSeen).

@@ -611,6 +611,8 @@ func (s *server) dispatch(conn *net.UnixConn, f wire.Frame) {
 		s.reply(conn, wire.TypeServerStatus, s.status())
 	case wire.TypeUpgrade:
 		decodeThen(s, conn, f, s.handleUpgrade)
+	case wire.TypeShown:
+		decodeThen(s, conn, f, s.handleShown)
 	default:
 		s.replyErr(conn, wire.CodeBadFrame, "unsupported request %s", f.Type)
 	}

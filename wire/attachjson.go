@@ -96,6 +96,14 @@ func (a Attach) MarshalJSON() ([]byte, error) {
 		b = append(b, `,"inside":`...)
 		b = appendJSONString(b, a.Inside)
 	}
+	if a.InsideSocket != "" {
+		b = append(b, `,"inside_socket":`...)
+		b = appendJSONString(b, a.InsideSocket)
+	}
+	if len(a.Outside) > 0 {
+		b = append(b, `,"outside":`...)
+		b = appendJSONStrings(b, a.Outside)
+	}
 	if a.AckExit {
 		b = append(b, `,"ack_exit":true`...)
 	}

@@ -25,9 +25,9 @@ func TestAttachJSONMatchesReflection(t *testing.T) {
 		"every field": {Name: "n", Create: true, Exclusive: true, ReadOnly: true, Cols: -1, Rows: 1 << 40,
 			Config:   SessionConfig{Command: []string{"sh", "-c", "echo <hi> && exit"}, Cwd: "/", Env: []string{"A=1"}, Cols: 3, Rows: 4, Scrollback: 9, KeepMS: -5},
 			Terminal: "pts/3", Restore: RestoreScreen, DetachOthers: true, Record: true,
-			Env: map[string]string{"TERM": "xterm", "DISPLAY": ":0", "A": "", "": "empty key"}, Inside: "abc", AckExit: true},
+			Env: map[string]string{"TERM": "xterm", "DISPLAY": ":0", "A": "", "": "empty key"}, Inside: "abc", InsideSocket: "/run/user/1000/wr/default", Outside: []string{"x", "y"}, AckExit: true},
 		"awkward strings": {Name: awkward, Config: SessionConfig{Command: []string{awkward, ""}, Cwd: awkward, Env: []string{awkward}},
-			Terminal: awkward, Restore: awkward, Env: map[string]string{awkward: awkward, "b": awkward}, Inside: awkward},
+			Terminal: awkward, Restore: awkward, Env: map[string]string{awkward: awkward, "b": awkward}, Inside: awkward, InsideSocket: awkward, Outside: []string{awkward, ""}},
 		"empty but not nil": {Config: SessionConfig{Command: []string{}, Env: []string{}}, Env: map[string]string{}},
 	}
 	for name, a := range cases {
@@ -252,7 +252,7 @@ func FuzzAttachJSON(f *testing.F) {
 	f.Fuzz(func(t *testing.T, name, cwd, env, key, val string, n int, b bool) {
 		checkAttachJSON(t, Attach{Name: name, Create: b, ReadOnly: !b, Cols: n, Rows: -n,
 			Config:   SessionConfig{Command: []string{name, val}, Cwd: cwd, Env: []string{env, key}, Cols: n, KeepMS: int64(n) << 20},
-			Terminal: key, Restore: val, Env: map[string]string{key: val, val: env}, Inside: cwd})
+			Terminal: key, Restore: val, Env: map[string]string{key: val, val: env}, Inside: cwd, InsideSocket: key, Outside: []string{val, env}})
 		got, _ := Encode(Hello{Version: name, Minor: n, ForUpgrade: b})
 		want, _ := json.Marshal(helloFields{Version: name, Minor: n, ForUpgrade: b})
 		if !bytes.Equal(got, want) {

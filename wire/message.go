@@ -39,6 +39,8 @@ const (
 	TypeEnv           Type = 22 // Env -> EnvVars | Error
 	// Since minor 4.
 	TypeUpgrade Type = 23 // Upgrade -> Upgraded | Error
+	// Since minor 6.
+	TypeShown Type = 24 // Shown -> ShownIn
 
 	// Replies.
 	TypeOK           Type = 30
@@ -48,6 +50,7 @@ const (
 	TypeServerStatus Type = 34
 	TypeEnvVars      Type = 35
 	TypeUpgraded     Type = 36 // since minor 4: sent by the new server, after the hand-off
+	TypeShownIn      Type = 37 // since minor 6
 
 	// An attached connection: Attach, then Attached or Error; then a stream.
 	TypeAttach   Type = 40 // client -> server: Attach
@@ -80,8 +83,8 @@ var typeNames = map[Type]string{
 	TypeSendStream: "SendStream", TypeDetachClients: "DetachClients", TypeRename: "Rename",
 	TypeSendKeys: "SendKeys", TypeUpgrade: "Upgrade", TypeUpgraded: "Upgraded",
 	TypeOK: "OK", TypeError: "Error", TypeSessions: "Sessions", TypeScreen: "Screen",
-	TypeServerStatus: "ServerStatus",
-	TypeAttach:       "Attach", TypeAttached: "Attached", TypeInput: "Input",
+	TypeServerStatus: "ServerStatus", TypeShown: "Shown", TypeShownIn: "ShownIn",
+	TypeAttach: "Attach", TypeAttached: "Attached", TypeInput: "Input",
 	TypeResize: "Resize", TypeDetach: "Detach", TypeOutput: "Output", TypeExited: "Exited",
 	TypeDetached: "Detached", TypeRenamed: "Renamed", TypeSize: "Size",
 	TypeExitSeen: "ExitSeen", TypeData: "Data", TypeEnd: "End",
@@ -177,10 +180,19 @@ type Attach struct {
 	// none; null is a client that does not say (one before 1.3, a
 	// recorder), which changes nothing.
 	Env map[string]string `json:"env"`
-	// Inside is the WR_SESSION_ID of the session of this server the
-	// client runs in, if any: the server refuses an attach that would
-	// loop. Since minor 3.
+	// Inside is the WR_SESSION_ID of the session the client runs in, if
+	// any: the server refuses an attach that would loop. Since minor 3;
+	// until minor 6 only a session of this server.
 	Inside string `json:"inside,omitempty"`
+	// InsideSocket is the socket of the server that holds Inside (the
+	// client's WR_SOCKET), so that a client attaching later can follow a
+	// loop through this server to that one. Since minor 6.
+	InsideSocket string `json:"inside_socket,omitempty"`
+	// Outside lists the sessions, of any server, that show Inside through
+	// attached clients, however indirectly (the client asks with Shown):
+	// attaching to one of them would close a loop across servers. Since
+	// minor 6.
+	Outside []string `json:"outside,omitempty"`
 	// AckExit: the client confirms the session's exit code with ExitSeen.
 	// Until a client has, a session that ends is kept, exited, as if
 	// nobody were attached: a client behind an ssh link that died
@@ -198,6 +210,30 @@ type Env struct {
 	// about: a shell's WR_SESSION keeps its old name after a rename, and
 	// a new session may have taken that name since.
 	ID string `json:"id,omitempty"`
+}
+
+// Shown asks which sessions show the sessions whose WR_SESSION_IDs are
+// IDs, through clients attached to them from inside those sessions: a
+// client about to attach from inside a session follows the answers from
+// server to server (attach.outsideOf). Since minor 6.
+type Shown struct {
+	IDs []string `json:"ids"`
+}
+
+// ShownIn answers Shown: IDs are the sessions that show them, however
+// indirectly, through this server's clients alone, and Elsewhere the
+// sessions reached that another server holds, with that server's socket
+// when the client said it; the asker follows those there.
+type ShownIn struct {
+	IDs       []string    `json:"ids"`
+	Elsewhere []SessionAt `json:"elsewhere,omitempty"`
+}
+
+// SessionAt is a session of another server: its WR_SESSION_ID and the
+// socket of the server that holds it ("" when unknown).
+type SessionAt struct {
+	ID     string `json:"id"`
+	Socket string `json:"socket,omitempty"`
 }
 
 // EnvVars answers Env.

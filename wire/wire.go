@@ -19,10 +19,13 @@ import "errors"
 // named keys and recorders (DetachClients, Rename, SendKeys, and Detached,
 // Renamed and Size to attached clients, which an older client ignores); 4
 // the bridge's KeepAlive to attached clients over ssh (bridge.go); 5 a
-// client that confirms the session's exit code (Attach.AckExit, ExitSeen).
+// client that confirms the session's exit code (Attach.AckExit, ExitSeen);
+// 6 refusing an attach loop across servers (Shown, Attach.InsideSocket and
+// Attach.Outside; a server of minor 5 answers Shown with an Error, and
+// the client then attaches unchecked, as before).
 const (
 	ProtocolMajor = 1
-	ProtocolMinor = 5
+	ProtocolMinor = 6
 )
 
 // Version is the wr release; the main package may overwrite it at link time.
