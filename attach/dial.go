@@ -115,7 +115,7 @@ func (c *Conn) readWelcome(werr error) error {
 		var ne net.Error
 		if errors.As(err, &ne) && ne.Timeout() {
 			// Something listens there but does not speak: a server wedged
-			// (stopped with SIGSTOP) or something that is not wr.
+			// or something that is not wr.
 			return fmt.Errorf("the server did not answer within 5s; is it stopped, or is something other than wr listening on the socket? (%w)", wire.ErrnoOf(err))
 		}
 		if c.serverExited(err) {
@@ -208,16 +208,38 @@ func (c *Conn) send(t wire.Type, req any) (werr, err error) {
 	// Both frames in one write: they cannot interleave with anything. The
 	// first write is bounded like the handshake's read: a server that
 	// accepted but does not read must not hold a large request forever.
-	greeted := c.greeted
-	if !greeted {
-		_ = c.c.SetWriteDeadline(time.Now().Add(5 * time.Second))
+	if c.greeted {
+		_, werr = c.c.Write(out)
+		return werr, nil
 	}
+	// A person's attach waits out a stopped server's 5 s, as before,
+	// and is then told it is stopped; a script's verb, which may run in a
+	// loop, is told at once.
+	return c.greetWith(out, t != wire.TypeAttach)
+}
+
+// greetWith writes out, which begins with the Hello, and reads the
+// server's answer to the Hello. werr is the write's error. The write is
+// bounded like the read: a server that accepted but does not read must
+// not hold a large request forever. A stopped server is told from one
+// that does not answer (stopped.go), at once if cutShort.
+func (c *Conn) greetWith(out []byte, cutShort bool) (werr, err error) {
+	stopped := c.noticeStopped(cutShort)
+	_ = c.c.SetWriteDeadline(time.Now().Add(5 * time.Second))
 	_, werr = c.c.Write(out)
-	if !greeted {
-		_ = c.c.SetWriteDeadline(time.Time{})
-		if err := c.readWelcome(werr); err != nil {
-			return nil, err
+	_ = c.c.SetWriteDeadline(time.Time{})
+	if werr == nil || !stopped.found() {
+		err = c.readWelcome(werr)
+	}
+	if pid := stopped.stop(); pid > 0 {
+		if err != nil || werr != nil {
+			return nil, &StoppedError{Socket: c.socket, PID: pid}
 		}
+		// Stopped just after it answered: the look cut the waits short.
+		_ = c.c.SetDeadline(time.Time{})
+	}
+	if err != nil {
+		return nil, err
 	}
 	return werr, nil
 }
@@ -228,10 +250,7 @@ func (c *Conn) send(t wire.Type, req any) (werr, err error) {
 func (c *Conn) greet(need int) error {
 	hello, _ := wire.Encode(wire.Hello{Protocol: wire.ProtocolMajor, Minor: wire.ProtocolMinor, Version: wire.Version})
 	out, _ := wire.AppendFrame(nil, wire.TypeHello, hello)
-	_ = c.c.SetWriteDeadline(time.Now().Add(5 * time.Second))
-	_, werr := c.c.Write(out)
-	_ = c.c.SetWriteDeadline(time.Time{})
-	if err := c.readWelcome(werr); err != nil {
+	if _, err := c.greetWith(out, true); err != nil {
 		return err
 	}
 	c.greeted = true

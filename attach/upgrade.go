@@ -19,10 +19,7 @@ const upgradeWait = 15 * time.Second
 func (c *Conn) GreetForUpgrade() (wire.Welcome, error) {
 	hello, _ := wire.Encode(wire.Hello{Protocol: wire.ProtocolMajor, Minor: wire.ProtocolMinor, Version: wire.Version, ForUpgrade: true})
 	out, _ := wire.AppendFrame(nil, wire.TypeHello, hello)
-	_ = c.c.SetWriteDeadline(time.Now().Add(5 * time.Second))
-	_, werr := c.c.Write(out)
-	_ = c.c.SetWriteDeadline(time.Time{})
-	if err := c.readWelcome(werr); err != nil {
+	if _, err := c.greetWith(out, true); err != nil {
 		return wire.Welcome{}, err
 	}
 	return c.Welcome, nil

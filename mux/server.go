@@ -534,7 +534,12 @@ func (s *server) serveConn(conn *net.UnixConn) {
 		s.reply(conn, wire.TypeRefused, wire.Refused{Message: refusalAdvice(h)})
 		return
 	}
+	// A client that gave up before this answer (a server stopped or too
+	// busy for its 5 s, or a ctrl-C) has closed its end, and the write
+	// fails: its request, which came with the Hello, is never carried
+	// out. That client has said the request failed.
 	if !s.reply(conn, wire.TypeWelcome, wire.Welcome{Protocol: wire.ProtocolMajor, Minor: wire.ProtocolMinor, Version: wire.Version, PID: os.Getpid()}) {
+		s.logf("a client had gone before its greeting was answered; its request is dropped")
 		return
 	}
 	f, err = wire.ReadFrame(conn)
