@@ -53,17 +53,19 @@ func Dial(socket string) (*Conn, error) {
 	if host, ok := RemoteHost(socket); ok {
 		return dialRemote(host, remoteOptions{})
 	}
-	c, err := dialLocal(socket)
+	c, err := dialLocal(socket, true)
 	if errors.Is(err, ErrNoServer) && askBeacon(socket) {
 		// A server of this path is alive, its directory removed (a
 		// logout) or its socket: it has put them back (beacon_linux.go).
-		return dialLocal(socket)
+		return dialLocal(socket, true)
 	}
 	return c, err
 }
 
-// dialLocal is Dial of a socket on this machine, without the beacon.
-func dialLocal(socket string) (*Conn, error) {
+// dialLocal is Dial of a socket on this machine, without the beacon. With
+// awaitLost, a socket that is gone while its server holds the lock is
+// waited for (awaitSocket); without, that is no server.
+func dialLocal(socket string, awaitLost bool) (*Conn, error) {
 	// Refuse a directory someone else controls before sending it anything:
 	// whoever planted the socket would read every keystroke. The directory
 	// is checked through the descriptor the connect then goes through, so
@@ -91,7 +93,7 @@ func dialLocal(socket string) (*Conn, error) {
 		return nil, fmt.Errorf("cannot connect to %s: %w", socket, wire.ErrnoOf(err))
 	}
 	c, err := connect()
-	if errors.Is(err, ErrNoServer) {
+	if errors.Is(err, ErrNoServer) && awaitLost {
 		// No socket, or a dead one; but a server holding the lock is
 		// alive (lostsocket.go).
 		if c, lerr := awaitSocket(socket, connect); c != nil || lerr != nil {

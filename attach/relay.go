@@ -188,10 +188,11 @@ func attachRequest(opts Options, fd int, isTerm bool) wire.Attach {
 	}
 	// Where this client runs, for the server to refuse an attach loop:
 	// its session, that session's server, and what shows that session
-	// elsewhere (loop.go).
+	// elsewhere (loop.go). A session made by this attach (wr new) closes
+	// no loop, and one on another machine is not followed.
 	if id := os.Getenv("WR_SESSION_ID"); id != "" {
 		req.Inside, req.InsideSocket = id, os.Getenv("WR_SOCKET")
-		if _, remote := RemoteHost(opts.Socket); !remote {
+		if _, remote := RemoteHost(opts.Socket); !remote && !opts.Exclusive {
 			req.Outside = outsideOf(id, req.InsideSocket)
 		}
 	}

@@ -19,7 +19,7 @@ func TestAttachLoopThroughAnotherSessionRefused(t *testing.T) {
 	tm.expect("B> ")
 	// Inside b: attaching to a would show a inside b inside a.
 	tm.send(wrBin + " attach a; echo RC=$?-$((1+1))\r")
-	tm.expect("attaching to a would loop")
+	tm.expect("this terminal is inside session b, which is shown inside session a; attaching to a would loop")
 	tm.expect("RC=1-2")
 	// Neither session was disturbed: b's shell still answers.
 	tm.send("echo still-$((2+3))\r")
@@ -89,4 +89,23 @@ func twoServers(t *testing.T) (e, oe *env) {
 	oe = &env{t: t, dir: e.dir, socket: other, vars: e.with("WR_SOCKET=" + other)}
 	t.Cleanup(func() { oe.wr("server", "stop") })
 	return e, oe
+}
+
+// A stopped server on the way is given up, and the attach goes ahead: a
+// is shown inside x, on a server that is then stopped, and a client
+// inside a attaches to another session of a's server.
+func TestAttachLoopWalkPassesAStoppedServer(t *testing.T) {
+	e, oe := twoServers(t)
+	e.mustWr("new", "-d", "other")
+	tm := e.term(100, 30, "attach", "a")
+	tm.expect(prompt)
+	// x, on the second server, shows a: a client inside x attaches to a.
+	oe.mustWr("new", "-d", "x")
+	oe.mustWr("send", "x", wrBin+" --socket "+e.socket+" attach a\r")
+	e.waitClients("a", 2)
+	stopProcess(oe, oe.serverPID())
+	tm.send(wrBin + " attach other\r")
+	e.waitClients("other", 1)
+	tm.send("echo inside-$((2+3))\r")
+	tm.expect("inside-5")
 }

@@ -62,14 +62,18 @@ func (s *server) showings() (edges []showing, all []*session) {
 // refuseLoop answers an attach to target from inside the session inside
 // that would close a loop, with the error to send, or nil. outside is
 // what the client found on other servers (wire.Attach.Outside).
+//
+// A loop this server sees alone is worded by its own walk, which can name
+// the session the client runs in; outside names every session the client
+// found, this server's included.
 func (s *server) refuseLoop(target *session, inside string, outside []string) *wire.Error {
+	if in := s.attachLoop(target, inside); in != nil {
+		return loopError(target, in)
+	}
 	if slices.Contains(outside, target.sessionID()) {
 		return &wire.Error{Code: wire.CodeLoop, Message: fmt.Sprintf(
 			"the session this terminal runs in is shown, through a session of another server, inside session %s; attaching to %s would loop",
 			target.name(), target.name())}
-	}
-	if in := s.attachLoop(target, inside); in != nil {
-		return loopError(target, in)
 	}
 	return nil
 }
@@ -128,21 +132,31 @@ func (s *server) handleShown(conn *net.UnixConn, req wire.Shown) {
 	}
 	reply := wire.ShownIn{IDs: []string{}}
 	seen := map[string]bool{}
+	elsewhere := map[string]string{} // another server's session: its socket, if any client said
+	var order []string
 	for next := slices.Clone(req.IDs); len(next) > 0; {
 		id := next[len(next)-1]
 		next = next[:len(next)-1]
 		for _, e := range shownIn[id] {
-			if seen[e.inside] {
-				continue
-			}
-			seen[e.inside] = true
-			if local[e.inside] {
+			switch {
+			case !local[e.inside]:
+				// Kept whichever client says it: one adopted from an
+				// older server, or with no WR_SOCKET, does not.
+				if at, ok := elsewhere[e.inside]; !ok {
+					elsewhere[e.inside] = e.insideAt
+					order = append(order, e.inside)
+				} else if at == "" {
+					elsewhere[e.inside] = e.insideAt
+				}
+			case !seen[e.inside]:
+				seen[e.inside] = true
 				reply.IDs = append(reply.IDs, e.inside)
 				next = append(next, e.inside)
-			} else {
-				reply.Elsewhere = append(reply.Elsewhere, wire.SessionAt{ID: e.inside, Socket: e.insideAt})
 			}
 		}
+	}
+	for _, id := range order {
+		reply.Elsewhere = append(reply.Elsewhere, wire.SessionAt{ID: id, Socket: elsewhere[id]})
 	}
 	s.reply(conn, wire.TypeShownIn, reply)
 }

@@ -66,7 +66,8 @@ func (s *server) serveAttach(conn *net.UnixConn, req wire.Attach) {
 		return
 	}
 	// A recorder shows nothing, so it closes no loop. A client that does
-	// not say where it runs (one before 1.3) is known by its environment.
+	// not say where it runs (one before 1.3, or before 1.6 attaching to
+	// another server than its own) is known by its environment.
 	inside, insideAt := req.Inside, req.InsideSocket
 	if inside == "" {
 		inside, _ = wire.LookupIn(req.Config.Env)("WR_SESSION_ID")
