@@ -923,8 +923,12 @@ func serverCommand() *cli.Command {
 					if err != nil {
 						return err
 					}
+					version := st.Version
+					if st.Build != "" {
+						version += " (build " + st.Build + ")"
+					}
 					fmt.Fprintf(stdout, "pid %d\nversion %s\nuptime %s\nsessions %d\nsocket %s\ngoroutines %d\nheap-kib %d\nflood-pauses %d\nmemory-releases %d\nbursts %d\nsecond-cpu %d\nknocks %d\nhelped-kib %d\n",
-						st.PID, st.Version, (time.Duration(st.Uptime) * time.Second).String(), st.Sessions, st.Socket, st.Goroutines, st.HeapKiB, st.FloodPauses, st.MemoryReleases, st.Bursts, st.SecondCPU, st.Knocks, st.HelpedKiB)
+						st.PID, version, (time.Duration(st.Uptime) * time.Second).String(), st.Sessions, st.Socket, st.Goroutines, st.HeapKiB, st.FloodPauses, st.MemoryReleases, st.Bursts, st.SecondCPU, st.Knocks, st.HelpedKiB)
 					return nil
 				},
 			},
@@ -946,6 +950,9 @@ func versionCommand() *cli.Command {
 
 // versionLine is what wr version and wr --version print.
 func versionLine() string {
+	if b := wire.Build(); b != "" {
+		return fmt.Sprintf("wr %s (protocol %d.%d, build %s)", wire.Version, wire.ProtocolMajor, wire.ProtocolMinor, b)
+	}
 	return fmt.Sprintf("wr %s (protocol %d.%d)", wire.Version, wire.ProtocolMajor, wire.ProtocolMinor)
 }
 

@@ -641,7 +641,7 @@ func (s *server) status() wire.ServerStatus {
 	var ms runtime.MemStats
 	runtime.ReadMemStats(&ms) // stops the world for a moment: fine for a status request
 	return wire.ServerStatus{
-		PID: os.Getpid(), Version: wire.Version, Uptime: time.Since(s.started).Seconds(),
+		PID: os.Getpid(), Version: wire.Version, Build: wire.Build(), Uptime: time.Since(s.started).Seconds(),
 		Sessions: n, Socket: s.socket, Goroutines: runtime.NumGoroutine(),
 		HeapKiB:        int((ms.HeapSys - ms.HeapReleased) >> 10),
 		FloodPauses:    s.typing.pauses.Load(),

@@ -441,8 +441,11 @@ type Status struct{}
 
 // ServerStatus answers Status.
 type ServerStatus struct {
-	PID      int     `json:"pid"`
-	Version  string  `json:"version"`
+	PID     int    `json:"pid"`
+	Version string `json:"version"`
+	// Build is the server's wire.Build: "" from a server built without
+	// one, or older than protocol 1.6.
+	Build    string  `json:"build,omitempty"`
 	Uptime   float64 `json:"uptime_seconds"`
 	Sessions int     `json:"sessions"`
 	Socket   string  `json:"socket"`
