@@ -94,8 +94,16 @@ func (s *Screen) csiPlain(final byte, params ansi.Params) {
 		s.insertBlanks(count(params, 0))
 	case 'A': // CUU
 		s.cursorUp(count(params, 0))
-	case 'B', 'e': // CUD, VPR
+	case 'B': // CUD
 		s.cursorDown(count(params, 0))
+	case 'e': // VPR: VPA relative to the cursor, which the margins do not stop (xterm)
+		s.y = s.y + count(params, 0)
+		if s.modes.has(modeOrigin) {
+			s.y = min(s.y, s.bottom-1)
+		} else {
+			s.y = min(s.y, s.rows-1)
+		}
+		s.pendingWrap = false
 	case 'C', 'a': // CUF, HPR
 		s.cursorForward(count(params, 0))
 	case 'D': // CUB
@@ -125,7 +133,8 @@ func (s *Screen) csiPlain(final byte, params ansi.Params) {
 	case 'S': // SU
 		s.scrollUp(count(params, 0))
 	case 'T': // SD; with more parameters it is xterm's mouse highlight tracking
-		if len(params) <= 1 {
+		// An explicit 0 scrolls nothing in xterm (SU's 0 is one line).
+		if len(params) <= 1 && (len(params) == 0 || param(params, 0, 1) != 0) {
 			s.g.scrollRegionDown(s.top, s.bottom, count(params, 0), s.cols, s.blank())
 		}
 	case 'X': // ECH
@@ -283,12 +292,15 @@ func (s *Screen) eraseDisplay(n int) {
 		for y := range s.rows {
 			s.g.line(y).reset(s.cols, blank)
 		}
+		s.pendingWrap = false // as ED 0 and 1 do, through eraseLine
 	case 3:
 		s.primary.clearHistory()
 	}
 }
 
-// eraseLine is EL. EL 0 also clears a pending wrap, as x/vt and xterm do.
+// eraseLine is EL. Each of its forms clears a pending wrap, as in xterm:
+// a character printed after an erase from the last column lands there
+// (tmux keeps the wrap for EL 1 and 2).
 func (s *Screen) eraseLine(n int) {
 	blank := s.blank()
 	switch n {
@@ -296,12 +308,14 @@ func (s *Screen) eraseLine(n int) {
 		// Unwrapped first, so that the erase can cut the line short.
 		s.g.line(s.y).wrapped = false
 		s.eraseRange(s.y, s.x, s.cols, blank)
-		s.pendingWrap = false
 	case 1:
 		s.eraseRange(s.y, 0, s.x+1, blank)
 	case 2:
 		s.g.line(s.y).reset(s.cols, blank)
+	default:
+		return
 	}
+	s.pendingWrap = false
 }
 
 // eraseChars is ECH: blank n cells from the cursor, which does not move.

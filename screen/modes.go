@@ -91,10 +91,15 @@ func (s *Screen) setDecMode(num int, on bool) {
 		s.modes.set(modeCursorVisible, on)
 		return
 	case 47:
-		s.switchScreen(on, false)
+		s.switchScreen(on)
 		return
 	case 1047:
-		s.switchScreen(on, true)
+		// As xterm: the alternate screen is cleared on the way out, not in
+		// (47 then shows it blank), which also ends a pending wrap.
+		if !on && s.onAlt {
+			s.eraseDisplay(2)
+		}
+		s.switchScreen(on)
 		return
 	case 1048:
 		if on {
@@ -104,11 +109,16 @@ func (s *Screen) setDecMode(num int, on bool) {
 		}
 		return
 	case 1049:
-		if on && !s.onAlt {
+		// As xterm: save the cursor and clear the alternate screen each
+		// time, even when already on it (a program run from another that
+		// has it); restore the cursor each time, even from the primary
+		// screen (a lone rmcup), from what ESC 7 or 1049 saved there.
+		if on {
 			s.saveCursor()
-			s.switchScreen(true, true)
-		} else if !on && s.onAlt {
-			s.switchScreen(false, false)
+			s.switchScreen(true)
+			s.eraseDisplay(2)
+		} else {
+			s.switchScreen(false)
 			s.restoreCursor()
 		}
 		return
@@ -130,25 +140,19 @@ func (s *Screen) setAnsiMode(num int, on bool) {
 	}
 }
 
-// switchScreen makes the alternate (on) or primary screen active. The cursor
-// and pen are shared, as in xterm; clear blanks the alternate screen on the
-// way in (1047, 1049; 47 shows it as it was left).
-func (s *Screen) switchScreen(on, clear bool) {
+// switchScreen makes the alternate (on) or primary screen active, as it
+// was left. The cursor and pen are shared, as in xterm, a pending wrap
+// included.
+func (s *Screen) switchScreen(on bool) {
 	if on == s.onAlt {
 		return
 	}
-	s.pendingWrap = false
 	if !on {
 		s.onAlt, s.g = false, s.primary
 		return
 	}
 	if s.alt == nil {
 		s.alt = newGrid(s.rows, 0)
-	} else if clear {
-		blank := s.blank()
-		for y := range s.rows {
-			s.alt.line(y).reset(s.cols, blank)
-		}
 	}
 	s.onAlt, s.g = true, s.alt
 }
@@ -235,13 +239,13 @@ func (s *Screen) softReset() {
 	s.pen = style{}
 	s.penChanged()
 	s.g.saved = savedCursor{}
-	s.pendingWrap = false
+	// The cursor does not move, and a pending wrap stays, as in xterm.
 }
 
 // fullReset is RIS (ESC c): the power-on state, both screens blank. The
 // scrollback and the title survive, as in xterm.
 func (s *Screen) fullReset() {
-	s.switchScreen(false, false)
+	s.switchScreen(false)
 	s.resetState()
 	for _, g := range [2]*grid{s.primary, s.alt} {
 		if g == nil {

@@ -15,7 +15,9 @@ func TestShortWrappedLines(t *testing.T) {
 	}{
 		{"early wrap from a blank line, drawn on later", "\x1b[1;5H中\x1b[Hab", "ab  中\n", true},
 		{"ECH to the edge of a wrapped line", "abcdefg\x1b[1;3H\x1b[3X", "ab   fg\n", false},
-		{"EL 1 empties a line with a pending wrap", "abcde\x1b[1Kx\x1b[Hab", "ab   x\n", false},
+		// As in xterm, EL 1 ends the wrap: x lands in the last column.
+		{"EL 1 empties a line with a pending wrap", "abcde\x1b[1Kx\x1b[Hab", "ab  x\n", false},
+		{"EL 1 empties a line, wrapped after", "abcde\x1b[1Kxy\x1b[Hab", "ab  xy\n", false},
 		{"EL 1 empties a wrapped line", "abcdefg\x1b[1;5H\x1b[1K", "     fg\n", false},
 	}
 	for _, c := range cases {
