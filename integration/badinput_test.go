@@ -3,6 +3,8 @@
 package integration
 
 import (
+	"fmt"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -120,7 +122,50 @@ func TestRelativeRuntimeDirIsIgnored(t *testing.T) {
 	vars = append(vars, "XDG_RUNTIME_DIR=rel")
 	// wr server status names the socket it looked at.
 	r := e.wrIn("", vars, "server", "status")
-	if !strings.Contains(r.stdout+r.stderr, "/tmp/wr-") || strings.Contains(r.stdout+r.stderr, filepath.Join(e.dir, "rel")) {
+	// The default: /tmp, or the user's runtime directory where logind
+	// made one (TestRuntimeDirWithoutXDG).
+	def := strings.Contains(r.stdout+r.stderr, "/tmp/wr-") || strings.Contains(r.stdout+r.stderr, fmt.Sprintf("/run/user/%d/wr/", os.Getuid()))
+	if !def || strings.Contains(r.stdout+r.stderr, filepath.Join(e.dir, "rel")) {
 		t.Fatalf("wr server status with XDG_RUNTIME_DIR=rel: exit %d, stdout %q, stderr %q; want the /tmp default, not a path under the working directory", r.code, r.stdout, r.stderr)
+	}
+}
+
+// Without $XDG_RUNTIME_DIR (a cron job), the socket is in the user's
+// runtime directory when logind made one, as a login's is; a runtime
+// directory others may enter is not used.
+func TestRuntimeDirWithoutXDG(t *testing.T) {
+	const uid = 65534 // nobody
+	dir := fmt.Sprintf("/run/user/%d", uid)
+	if os.Getuid() != 0 {
+		t.Skip("needs root, to make a runtime directory for another user")
+	}
+	if _, err := os.Stat("/run/user"); err != nil {
+		t.Skip("no /run/user here")
+	}
+	if _, err := os.Lstat(dir); err == nil {
+		t.Skipf("%s is there already", dir)
+	}
+	if err := os.Mkdir(dir, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(dir) })
+	if err := os.Chown(dir, uid, uid); err != nil {
+		t.Fatal(err)
+	}
+	vars := []string{"PATH=" + os.Getenv("PATH"), "HOME=/", "GORACE=atexit_sleep_ms=0"}
+	for _, tc := range []struct {
+		mode os.FileMode
+		want string
+	}{
+		{0o700, dir + "/wr/default.sock"},
+		{0o755, fmt.Sprintf("/tmp/wr-%d/default.sock", uid)},
+	} {
+		if err := os.Chmod(dir, tc.mode); err != nil {
+			t.Fatal(err)
+		}
+		r := runAs(t, uid, vars, "server", "status")
+		if !strings.Contains(r.stdout+r.stderr, tc.want) {
+			t.Errorf("runtime directory %v: wr server status says %q %q; want the socket %s", tc.mode, r.stdout, r.stderr, tc.want)
+		}
 	}
 }

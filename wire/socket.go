@@ -63,6 +63,8 @@ func SocketPath(flag string) (string, error) {
 		// would move with the working directory.
 		if d := os.Getenv("XDG_RUNTIME_DIR"); d != "" && filepath.IsAbs(d) {
 			p = filepath.Join(d, "wr", "default.sock")
+		} else if d := userRuntimeDir(); d != "" {
+			p = filepath.Join(d, "wr", "default.sock")
 		} else {
 			// /tmp itself, not $TMPDIR: a client and a server with different
 			// TMPDIRs (sudo, pam_tmpdir) must still find each other.
@@ -80,6 +82,24 @@ func SocketPath(flag string) (string, error) {
 		return "", fmt.Errorf("socket name %s is %d bytes, longer than wr allows (%d); pick a shorter --socket", filepath.Base(abs), n, maxSocketName)
 	}
 	return abs, nil
+}
+
+// userRuntimeDir is the runtime directory systemd's logind makes for this
+// user, /run/user/UID, when it is there, a directory of this user's that
+// no one else may enter; else "". A cron job, or anything else started
+// without $XDG_RUNTIME_DIR while the user is logged in, then finds the
+// server of the user's logins, not one of its own under /tmp (GnuPG looks
+// for its sockets the same way).
+func userRuntimeDir() string {
+	d := "/run/user/" + strconv.Itoa(os.Getuid())
+	fi, err := os.Lstat(d)
+	if err != nil || !fi.IsDir() || fi.Mode().Perm()&0o077 != 0 {
+		return ""
+	}
+	if st, ok := fi.Sys().(*syscall.Stat_t); !ok || int(st.Uid) != os.Getuid() {
+		return ""
+	}
+	return d
 }
 
 // Dir is a socket directory opened once and checked through its own
