@@ -52,7 +52,9 @@ func (e *pathError) Unwrap() []error {
 }
 
 // SocketPath resolves the server's socket: the flag, else $WR_SOCKET, else
-// $XDG_RUNTIME_DIR/wr/default.sock, else /tmp/wr-$UID/default.sock.
+// $XDG_RUNTIME_DIR/wr/default.sock, else logind's /run/user/UID/wr/default.sock
+// when that directory is there (userRuntimeDir), else
+// /tmp/wr-$UID/default.sock.
 func SocketPath(flag string) (string, error) {
 	p := flag
 	if p == "" {
