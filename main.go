@@ -14,6 +14,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"runtime"
 	"runtime/pprof"
 	"slices"
@@ -191,6 +192,12 @@ func sentence(err error) string {
 		return "the server sent a reply this wr cannot read; if it is another version of wr, `wr server stop` ends it and its sessions"
 	case errors.Is(err, mux.ErrRunning):
 		return "a server is already running on this socket; stop it or pick another --socket"
+	case errors.Is(err, wire.ErrUnsafeDir):
+		// Most often another user's WR_SOCKET, inherited through su:
+		// the path alone does not say where it came from.
+		if ws := os.Getenv("WR_SOCKET"); ws != "" && strings.Contains(err.Error(), filepath.Dir(ws)) {
+			return err.Error() + " ($WR_SOCKET names it: if su brought it from another user, `unset WR_SOCKET` finds your own server)"
+		}
 	}
 	return err.Error()
 }

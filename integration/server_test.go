@@ -73,6 +73,20 @@ func TestUnsafeSocketDirRefused(t *testing.T) {
 					t.Errorf("wr %v: exit %d stderr %q, want 1 naming %s (%s)", args, r.code, r.stderr, dir, tc.want)
 				}
 			}
+			// From $WR_SOCKET (su keeps another user's), the error says
+			// where the path came from; from --socket it need not.
+			if r := e.wr("ls"); !strings.Contains(r.stderr, "$WR_SOCKET names it") || !strings.Contains(r.stderr, "unset WR_SOCKET") {
+				t.Errorf("wr ls with $WR_SOCKET: stderr %q, want it to name $WR_SOCKET", r.stderr)
+			}
+			var noEnv []string
+			for _, v := range e.vars {
+				if !strings.HasPrefix(v, "WR_SOCKET=") {
+					noEnv = append(noEnv, v)
+				}
+			}
+			if r := e.wrIn("", noEnv, "--socket", e.socket, "ls"); r.code != 1 || strings.Contains(r.stderr, "WR_SOCKET") {
+				t.Errorf("wr --socket %s ls: exit %d stderr %q, want 1 without $WR_SOCKET", e.socket, r.code, r.stderr)
+			}
 			tm := e.term(80, 24, "attach", "x")
 			if code := tm.wait(); code != 1 {
 				t.Errorf("wr attach: exit %d, want 1", code)

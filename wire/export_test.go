@@ -2,7 +2,6 @@ package wire
 
 // The sentinels only wire returns and only its external tests check.
 var (
-	ErrUnsafeDir = errUnsafeDir
 	ErrNotSocket = errNotSocket
 	ErrBlocking  = errBlocking
 	ErrNoProc    = errNoProc

@@ -132,7 +132,7 @@ func PrepareDir(socket string) (*Dir, error) {
 
 // OpenDir opens an existing socket directory without following a symlink
 // and refuses one that another user owns or that group or others may write
-// (errUnsafeDir): a directory someone else controls lets them plant a
+// (ErrUnsafeDir): a directory someone else controls lets them plant a
 // socket that reads every keystroke (the /tmp hijack tmux guards against).
 // A missing directory is an error that matches fs.ErrNotExist.
 func OpenDir(dir string) (*Dir, error) {
@@ -147,12 +147,12 @@ func OpenDir(dir string) (*Dir, error) {
 			fi, lerr := os.Lstat(dir)
 			switch {
 			case lerr == nil && fi.Mode()&fs.ModeSymlink != 0:
-				return nil, &pathError{msg: fmt.Sprintf("socket directory %s is a symbolic link, which wr does not follow; use the directory it points to or pick another --socket", dir), kind: errUnsafeDir, err: err}
+				return nil, &pathError{msg: fmt.Sprintf("socket directory %s is a symbolic link, which wr does not follow; use the directory it points to or pick another --socket", dir), kind: ErrUnsafeDir, err: err}
 			case lerr == nil && !fi.IsDir():
-				return nil, &pathError{msg: fmt.Sprintf("socket directory %s is not a directory; pick another --socket", dir), kind: errUnsafeDir, err: err}
+				return nil, &pathError{msg: fmt.Sprintf("socket directory %s is not a directory; pick another --socket", dir), kind: ErrUnsafeDir, err: err}
 			default:
 				// A directory (or nothing) by now: someone swapped it.
-				return nil, &pathError{msg: fmt.Sprintf("socket directory %s was replaced while wr opened it; check who may write %s, or pick another --socket", dir, filepath.Dir(dir)), kind: errUnsafeDir, err: err}
+				return nil, &pathError{msg: fmt.Sprintf("socket directory %s was replaced while wr opened it; check who may write %s, or pick another --socket", dir, filepath.Dir(dir)), kind: ErrUnsafeDir, err: err}
 			}
 		default:
 			return nil, &pathError{msg: fmt.Sprintf("cannot open the socket directory %s: %v", dir, err), err: err}
@@ -180,16 +180,16 @@ func openDir(dir string) (int, error) {
 func (d *Dir) check() error {
 	var st unix.Stat_t
 	if err := unix.Fstat(d.fd, &st); err != nil {
-		return &pathError{msg: fmt.Sprintf("cannot read the owner of the socket directory %s: %v", d.path, err), kind: errUnsafeDir, err: err}
+		return &pathError{msg: fmt.Sprintf("cannot read the owner of the socket directory %s: %v", d.path, err), kind: ErrUnsafeDir, err: err}
 	}
 	if st.Mode&unix.S_IFMT != unix.S_IFDIR {
-		return &pathError{msg: fmt.Sprintf("socket directory %s is not a directory; pick another --socket", d.path), kind: errUnsafeDir}
+		return &pathError{msg: fmt.Sprintf("socket directory %s is not a directory; pick another --socket", d.path), kind: ErrUnsafeDir}
 	}
 	if int(st.Uid) != os.Getuid() {
-		return &pathError{msg: fmt.Sprintf("socket directory %s is owned by uid %d, not you (uid %d); run wr as that user (its sessions are there), or pick another --socket", d.path, st.Uid, os.Getuid()), kind: errUnsafeDir}
+		return &pathError{msg: fmt.Sprintf("socket directory %s is owned by uid %d, not you (uid %d); run wr as that user (its sessions are there), or pick another --socket", d.path, st.Uid, os.Getuid()), kind: ErrUnsafeDir}
 	}
 	if perm := uint32(st.Mode) & 0o777; perm&0o022 != 0 {
-		return &pathError{msg: fmt.Sprintf("socket directory %s is writable by group or others (mode %04o); chmod 700 it or pick another --socket", d.path, perm), kind: errUnsafeDir}
+		return &pathError{msg: fmt.Sprintf("socket directory %s is writable by group or others (mode %04o); chmod 700 it or pick another --socket", d.path, perm), kind: ErrUnsafeDir}
 	}
 	d.dev, d.ino = uint64(st.Dev), uint64(st.Ino)
 	return d.reachable()
@@ -277,9 +277,9 @@ func (d *Dir) CheckPrivateSocket(name string) error {
 	case st.Mode&unix.S_IFMT != unix.S_IFSOCK:
 		return &pathError{msg: fmt.Sprintf("%s is not a socket", path), kind: errNotSocket}
 	case int(st.Uid) != os.Getuid():
-		return &pathError{msg: fmt.Sprintf("socket %s is owned by uid %d, not you (uid %d)", path, st.Uid, os.Getuid()), kind: errUnsafeDir}
+		return &pathError{msg: fmt.Sprintf("socket %s is owned by uid %d, not you (uid %d)", path, st.Uid, os.Getuid()), kind: ErrUnsafeDir}
 	case st.Mode&0o077 != 0:
-		return &pathError{msg: fmt.Sprintf("socket %s may be used by group or others (mode %04o)", path, st.Mode&0o777), kind: errUnsafeDir}
+		return &pathError{msg: fmt.Sprintf("socket %s may be used by group or others (mode %04o)", path, st.Mode&0o777), kind: ErrUnsafeDir}
 	}
 	return nil
 }

@@ -22,7 +22,7 @@ func (d *Dir) reachable() error { return nil }
 func (d *Dir) addr(name string) (string, error) {
 	var st unix.Stat_t
 	if err := unix.Lstat(d.path, &st); err != nil || st.Mode&unix.S_IFMT != unix.S_IFDIR || uint64(st.Dev) != d.dev || uint64(st.Ino) != d.ino {
-		return "", &pathError{msg: fmt.Sprintf("socket directory %s was replaced while wr was using it; check who can write its parent, or pick another --socket", d.path), kind: errUnsafeDir}
+		return "", &pathError{msg: fmt.Sprintf("socket directory %s was replaced while wr was using it; check who can write its parent, or pick another --socket", d.path), kind: ErrUnsafeDir}
 	}
 	return filepath.Join(d.path, name), nil
 }

@@ -136,7 +136,7 @@ func TestCheckDir(t *testing.T) {
 				return
 			}
 			if !errors.Is(err, wire.ErrUnsafeDir) {
-				t.Fatalf("CheckDir = %v, want errUnsafeDir", err)
+				t.Fatalf("CheckDir = %v, want ErrUnsafeDir", err)
 			}
 			if !strings.Contains(err.Error(), dir) {
 				t.Errorf("error %q does not name %s", err, dir)
@@ -167,7 +167,7 @@ func TestCheckDirRefusesNonDirectories(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			err := checkDir(tt.path)
 			if !errors.Is(err, wire.ErrUnsafeDir) {
-				t.Fatalf("CheckDir = %v, want errUnsafeDir", err)
+				t.Fatalf("CheckDir = %v, want ErrUnsafeDir", err)
 			}
 			if !strings.Contains(err.Error(), tt.path) {
 				t.Errorf("error %q does not name %s", err, tt.path)
@@ -199,7 +199,7 @@ func TestCheckDirOtherOwner(t *testing.T) {
 	}
 	err := checkDir(dir)
 	if !errors.Is(err, wire.ErrUnsafeDir) {
-		t.Fatalf("CheckDir(%s) = %v, want errUnsafeDir", dir, err)
+		t.Fatalf("CheckDir(%s) = %v, want ErrUnsafeDir", dir, err)
 	}
 	if !strings.Contains(err.Error(), "owned by") {
 		t.Errorf("error %q does not say the owner is wrong", err)
@@ -230,7 +230,7 @@ func TestPrepareDir(t *testing.T) {
 		dir := mkdir(t, filepath.Join(t.TempDir(), "wr"), 0o777)
 		_, err := wire.PrepareDir(filepath.Join(dir, "default.sock"))
 		if !errors.Is(err, wire.ErrUnsafeDir) {
-			t.Fatalf("PrepareDir = %v, want errUnsafeDir", err)
+			t.Fatalf("PrepareDir = %v, want ErrUnsafeDir", err)
 		}
 		if !strings.Contains(err.Error(), dir) {
 			t.Errorf("error %q does not name %s", err, dir)

@@ -48,10 +48,10 @@ var (
 	// ErrBadName is returned by CheckName for a name outside NameRule.
 	ErrBadName = errors.New("wire: invalid session name")
 
-	// errUnsafeDir is matched by the errors of OpenDir and PrepareDir for a
+	// ErrUnsafeDir is matched by the errors of OpenDir and PrepareDir for a
 	// socket directory someone else could control: another owner, group or
 	// world write permission, a symbolic link, not a directory, or one
 	// swapped while it was opened. Their text names the path and says what
-	// to do.
-	errUnsafeDir = errors.New("wire: unsafe socket directory")
+	// to do; main adds where the path came from when it was $WR_SOCKET.
+	ErrUnsafeDir = errors.New("wire: unsafe socket directory")
 )
