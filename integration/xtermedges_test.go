@@ -11,7 +11,8 @@ import (
 // Corners of xterm's behaviour that wr's screen model once drew otherwise,
 // found by feeding the same bytes to xterm (read back with its print-screen
 // sequence) and to wr: where a pending wrap survives (an erase ends it; a
-// soft reset or a switch of screens keeps it), what 1047 and 1049 clear
+// soft reset, a switch of screens or autowrap off and on again keeps it,
+// and the last column sets it with autowrap off), what 1047 and 1049 clear
 // and restore, SD 0, and VPR past the scroll region. Each session is
 // 80x24, and wr capture must show what xterm showed.
 func TestXtermEdges(t *testing.T) {
@@ -38,6 +39,11 @@ func TestXtermEdges(t *testing.T) {
 		{"a lone rmcup restores what ESC 7 saved", "ab\x1b7\r\nmain\x1b[?1049lQ", []string{"abQ", "main"}},
 		{"smcup on the alternate screen clears it", "\x1b[?1049habc\x1b[?1049hZ", []string{"   Z"}},
 		{"smcup after 47 clears it", "\x1b[?47habc\x1b[?1049hZ", []string{"   Z"}},
+		{"autowrap off and on keeps a pending wrap", y80 + "\x1b[?7l\x1b[?7hQ", []string{y80, "Q"}},
+		{"the last column sets it with autowrap off", "\x1b[?7l" + y80 + "\x1b[?7hQ", []string{y80, "Q"}},
+		{"with autowrap off it overwrites the last column", y80 + "\x1b[?7lZ\x1b[?7hQ", []string{y80[:79] + "Z", "Q"}},
+		{"DECRC gives it back with autowrap off", "\x1b[?7l" + y80 + "\x1b7\x1b[H\x1b8\x1b[?7hQ", []string{y80, "Q"}},
+		{"DECSTR turns autowrap on and acts on it", "\x1b[?7l" + y80 + "\x1b[!pQ", []string{y80, "Q"}},
 		{"SD 0 scrolls nothing", "ab\r\ncd\x1b[0T", []string{"ab", "cd"}},
 		{"VPR is not stopped by the margins", "\x1b[1;3r\x1b[9eQ", []string{"", "", "", "", "", "", "", "", "", "Q"}},
 	}

@@ -82,10 +82,9 @@ func (s *Screen) setDecMode(num int, on bool) {
 		s.home()
 		return
 	case 7:
+		// A pending wrap stays, unused while autowrap is off, for the
+		// next character once it is on again (xterm).
 		s.modes.set(modeAutowrap, on)
-		if !on {
-			s.pendingWrap = false
-		}
 		return
 	case 25:
 		s.modes.set(modeCursorVisible, on)
@@ -183,7 +182,7 @@ func (s *Screen) restoreCursor() {
 		*sc = savedCursor{}
 	}
 	s.x, s.y = min(sc.x, s.cols-1), min(sc.y, s.rows-1)
-	s.pendingWrap = sc.pendingWrap && s.modes.has(modeAutowrap)
+	s.pendingWrap = sc.pendingWrap
 	s.pen = sc.pen
 	s.penChanged()
 	s.charsets, s.gl = sc.charsets, sc.gl

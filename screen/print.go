@@ -66,7 +66,7 @@ func (s *Screen) printASCII(b []byte) {
 	s.joining = false
 	autowrap := s.modes.has(modeAutowrap)
 	for len(b) > 0 {
-		if s.pendingWrap {
+		if s.pendingWrap && autowrap {
 			s.wrap()
 		}
 		st := s.penStyle()
@@ -88,8 +88,8 @@ func (s *Screen) printASCII(b []byte) {
 			continue
 		}
 		s.x = s.cols - 1
+		s.pendingWrap = true
 		if autowrap {
-			s.pendingWrap = true
 			continue
 		}
 		// Without autowrap the rest of the run overwrites the last column:
@@ -191,7 +191,7 @@ func (s *Screen) widenPrevious() {
 		return
 	}
 	s.x = s.cols - 1
-	s.pendingWrap = s.modes.has(modeAutowrap)
+	s.pendingWrap = true
 }
 
 // wideAlone reports whether the wide cell c starts with a character that is
@@ -222,7 +222,7 @@ func (s *Screen) roomToWiden() bool {
 func (s *Screen) put(r rune, w int) {
 	s.joining = false
 	autowrap := s.modes.has(modeAutowrap)
-	if s.pendingWrap {
+	if s.pendingWrap && autowrap {
 		s.wrap()
 	}
 	if w == 2 && s.x == s.cols-1 {
@@ -254,7 +254,7 @@ func (s *Screen) put(r rune, w int) {
 		return
 	}
 	s.x = s.cols - 1
-	s.pendingWrap = autowrap
+	s.pendingWrap = true
 }
 
 // wrap moves to the start of the next line for autowrap, scrolling if the
@@ -278,8 +278,8 @@ func (s *Screen) wrap() {
 // left of the cursor (the cursor's own when a wrap is pending), the head of
 // a wide character. It returns nil at the start of a line.
 //
-// Without autowrap no wrap is ever pending: a character printed in the
-// last column leaves the cursor on it, so a combining character there
+// Without autowrap a pending wrap is not acted on: a character printed in
+// the last column leaves the cursor on it, so a combining character there
 // joins the cursor's own cell when it holds one, and the cell before it
 // when the cursor was moved onto a blank one (ghostty's rule). Joined to
 // the cell before, the mark sat on another character than the one a
@@ -375,7 +375,7 @@ func (s *Screen) repeat(n int) {
 	s.joining = false
 	autowrap := s.modes.has(modeAutowrap)
 	for n > 0 {
-		if s.pendingWrap {
+		if s.pendingWrap && autowrap {
 			s.wrap()
 		}
 		if w == 2 && s.x == s.cols-1 {
@@ -405,7 +405,7 @@ func (s *Screen) repeat(n int) {
 			continue
 		}
 		s.x = s.cols - 1
-		s.pendingWrap = autowrap
+		s.pendingWrap = true
 		if !autowrap {
 			// The rest overwrite the last column with the same character,
 			// or, wide, are dropped.

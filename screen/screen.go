@@ -40,8 +40,10 @@ type Screen struct {
 	g       *grid // the active one
 
 	// The cursor. x is always in [0, cols) and y in [0, rows). pendingWrap
-	// is the "last column flag": a character was written in the last column
-	// with autowrap on, and the next printable character wraps first.
+	// is the "last column flag": a character was written in the last
+	// column, and the next printable character wraps first if autowrap is
+	// on. As in xterm it is set with autowrap off too, and kept through
+	// ?7l and ?7h: off, a character overwrites the last column instead.
 	x, y        int
 	pendingWrap bool
 	onAlt       bool // g is alt; here, beside pendingWrap, it takes no word of its own
@@ -356,7 +358,9 @@ func (s *Screen) Resize(cols, rows int) {
 	// in place must not be grown through a cell of the old ones.
 	s.clusters.close()
 	autowrap := s.modes.has(modeAutowrap)
-	cur := cursorPos{x: s.x, y: s.y, pending: s.pendingWrap}
+	// Without autowrap the cursor is on the last column, not past it:
+	// its flag is not carried through the reflow.
+	cur := cursorPos{x: s.x, y: s.y, pending: s.pendingWrap && autowrap}
 	saved := &s.primary.saved
 	sp := cursorPos{x: saved.x, y: saved.y, pending: saved.pendingWrap}
 	switch {
