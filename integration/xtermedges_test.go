@@ -13,7 +13,8 @@ import (
 // sequence) and to wr: where a pending wrap survives (an erase ends it; a
 // soft reset, a switch of screens or autowrap off and on again keeps it,
 // and the last column sets it with autowrap off), what 1047 and 1049 clear
-// and restore, SD 0, and VPR past the scroll region. Each session is
+// and restore, what REP repeats (only a character printed right before
+// it), SD 0, and VPR past the scroll region. Each session is
 // 80x24, and wr capture must show what xterm showed.
 func TestXtermEdges(t *testing.T) {
 	y80 := strings.Repeat("y", 80)
@@ -44,6 +45,11 @@ func TestXtermEdges(t *testing.T) {
 		{"with autowrap off it overwrites the last column", y80 + "\x1b[?7lZ\x1b[?7hQ", []string{y80[:79] + "Z", "Q"}},
 		{"DECRC gives it back with autowrap off", "\x1b[?7l" + y80 + "\x1b7\x1b[H\x1b8\x1b[?7hQ", []string{y80, "Q"}},
 		{"DECSTR turns autowrap on and acts on it", "\x1b[?7l" + y80 + "\x1b[!pQ", []string{y80, "Q"}},
+		{"REP repeats the character before it", "a\x1b[3bZ", []string{"aaaaZ"}},
+		{"REP after SGR repeats nothing", "a\x1b[31m\x1b[3bZ", []string{"aZ"}},
+		{"REP after a control repeats nothing", "a\r\x1b[3bZ", []string{"Z"}},
+		{"REP after REP repeats nothing", "a\x1b[3b\x1b[2bZ", []string{"aaaaZ"}},
+		{"REP after a string repeats nothing", "a\x1bPq\x1b\\\x1b[3bZ", []string{"aZ"}},
 		{"SD 0 scrolls nothing", "ab\r\ncd\x1b[0T", []string{"ab", "cd"}},
 		{"VPR is not stopped by the margins", "\x1b[1;3r\x1b[9eQ", []string{"", "", "", "", "", "", "", "", "", "Q"}},
 	}

@@ -19,8 +19,7 @@ import (
 // row. It makes that many when it holds skipNeed LFs, rows-1 of which may be
 // spent reaching the bottom row. The skipped part's other effects are set by
 // hand: after its final CR LF the cursor is in the first column with no
-// pending wrap and no emoji sequence in progress, and REP repeats its last
-// printable byte. The ring may end up rotated differently, which nothing
+// pending wrap and no emoji sequence in progress, and REP repeats nothing. The ring may end up rotated differently, which nothing
 // observes; canSkip rules out the one table change that could differ.
 
 // plainByte marks the bytes a plain run consists of: printable ASCII, CR,
@@ -58,7 +57,7 @@ func (s *Screen) WriteBatch(chunks [][]byte) {
 		}
 		return
 	}
-	start, last, lastAt := runStart(chunks, end, cut)
+	start := runStart(chunks, end, cut)
 	s.writeRange(chunks, 0, start)
 	// A run usually starts inside the escape sequence before it: write up
 	// to the ground state, in growing steps so that a run that is all OSC
@@ -84,11 +83,9 @@ func (s *Screen) WriteBatch(chunks [][]byte) {
 		// The grid is left as it is, with the cursor on the bottom row as
 		// if the run had scrolled: the tail makes both what they would
 		// have been.
-		s.x, s.pendingWrap, s.joining = 0, false, false
+		// Ended by a line feed: REP repeats nothing (print.go, repeat).
+		s.x, s.pendingWrap, s.joining, s.lastChar = 0, false, false, 0
 		s.y = s.rows - 1
-		if lastAt >= start {
-			s.lastChar = rune(last)
-		}
 		s.skipped += cut - start
 		if s.g == s.primary {
 			// Its lines went through the scrollback: counted as its line
@@ -197,10 +194,8 @@ func afterShortRun(chunks [][]byte, c, base, r, n int) int {
 }
 
 // runStart returns the offset where the run of plain bytes holding the cut
-// starts, and the last printable byte before the cut and its offset (-1 if
-// there is none in the run).
-func runStart(chunks [][]byte, end, cut int) (start int, last byte, lastAt int) {
-	lastAt = -1
+// starts.
+func runStart(chunks [][]byte, end, cut int) (start int) {
 	base := end
 	for c := len(chunks) - 1; c >= 0; c-- {
 		p := chunks[c]
@@ -209,11 +204,6 @@ func runStart(chunks [][]byte, end, cut int) (start int, last byte, lastAt int) 
 			continue
 		}
 		i := min(cut-base, len(p))
-		for ; lastAt < 0 && i > 0 && plainByte[p[i-1]]; i-- {
-			if p[i-1] >= 0x20 {
-				last, lastAt = p[i-1], base+i-1
-			}
-		}
 		for i > 0 {
 			if n := printableEnd(p[:i]); n > 0 {
 				i -= n
@@ -221,11 +211,11 @@ func runStart(chunks [][]byte, end, cut int) (start int, last byte, lastAt int) 
 			}
 			i--
 			if !plainByte[p[i]] {
-				return base + i + 1, last, lastAt
+				return base + i + 1
 			}
 		}
 	}
-	return 0, last, lastAt
+	return 0
 }
 
 // printableEnd returns how many of the last 8 bytes of p (0 if it is

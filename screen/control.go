@@ -4,7 +4,7 @@ import "github.com/charmbracelet/x/ansi"
 
 // execute is the parser's Execute handler: C0 and C1 control characters.
 func (s *Screen) execute(b byte) {
-	s.joining = false
+	s.joining, s.lastChar = false, 0
 	switch b {
 	case '\b':
 		s.cursorBack(1)
@@ -35,7 +35,7 @@ func (s *Screen) execute(b byte) {
 
 // esc is the parser's handler for ESC sequences.
 func (s *Screen) esc(cmd ansi.Cmd) {
-	s.joining = false
+	s.joining, s.lastChar = false, 0
 	final := cmd.Final()
 	switch inter := cmd.Intermediate(); inter {
 	case 0:

@@ -33,7 +33,10 @@ func count(params ansi.Params, i int) int {
 
 // csi is the parser's handler for CSI sequences.
 func (s *Screen) csi(cmd ansi.Cmd, params ansi.Params) {
-	s.joining = false
+	// REP repeats only a character printed right before it, as in xterm:
+	// any control between, REP's own included, leaves nothing to repeat.
+	last := s.lastChar
+	s.joining, s.lastChar = false, 0
 	final := cmd.Final()
 	if inter := cmd.Intermediate(); inter != 0 {
 		switch {
@@ -48,6 +51,12 @@ func (s *Screen) csi(cmd ansi.Cmd, params ansi.Params) {
 	}
 	switch cmd.Prefix() {
 	case 0:
+		if final == 'b' { // REP
+			s.lastChar = last
+			s.repeat(count(params, 0))
+			s.lastChar = 0
+			return
+		}
 		s.csiPlain(final, params)
 	case '?':
 		switch final {
@@ -141,8 +150,6 @@ func (s *Screen) csiPlain(final byte, params ansi.Params) {
 		s.eraseChars(count(params, 0))
 	case 'Z': // CBT
 		s.tabBackward(count(params, 0))
-	case 'b': // REP
-		s.repeat(count(params, 0))
 	case 'c': // DA1
 		if param(params, 0, 0) == 0 {
 			s.replyWith(replyDA1)

@@ -13,7 +13,7 @@ import (
 // appendClean), so an application cannot smuggle a control sequence, and so
 // a query, into a restore.
 func (s *Screen) osc(cmd int, data []byte) {
-	s.joining = false
+	s.joining, s.lastChar = false, 0
 	semi := bytes.IndexByte(data, ';')
 	if semi < 0 {
 		return

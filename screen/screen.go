@@ -71,7 +71,7 @@ type Screen struct {
 	// 0 when off.
 	modifyOtherKeys uint8
 
-	lastChar rune // for REP
+	lastChar rune // for REP: the character printed last, if nothing came after it
 	// joining is set right after a ZWJ joined a cell: the next character
 	// belongs to the same emoji sequence. Anything but a character ends it.
 	joining bool
@@ -315,10 +315,19 @@ func (s *Screen) takeParser() {
 			HandleCsi: s.csi,
 			HandleEsc: s.esc,
 			HandleOsc: s.osc,
+			// The other strings draw nothing, but are not characters.
+			HandleDcs: func(ansi.Cmd, ansi.Params, []byte) { s.lastChar = 0 },
+			HandleSos: s.endString,
+			HandlePm:  s.endString,
+			HandleApc: s.endString,
 		}
 	}
 	s.parser.SetHandler(*s.handler)
 }
+
+// endString ends an SOS, PM or APC string, which draws nothing: REP after
+// it repeats nothing (csi).
+func (s *Screen) endString([]byte) { s.lastChar = 0 }
 
 // releaseParser gives the parser back if it is between sequences, where a
 // fresh one reads the rest of the output exactly as it would.
