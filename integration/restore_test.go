@@ -356,3 +356,22 @@ func TestAHandedOffSavedCursorKeepsItsPendingWrap(t *testing.T) {
 		t.Fatalf("the client's terminal shows %+q, want the Z on the second row", got)
 	}
 }
+
+// TestAnUpgradeKeepsTheAlternateScreensBackground: a program enters the
+// alternate screen with a coloured pen (?1049h clears it with that
+// background, and saves the pen), then resets the pen and clears it again.
+// An upgrade hands the screen over as a restore, whose ?1049h cleared it
+// with the saved pen's background: every blank row came out blue.
+func TestAnUpgradeKeepsTheAlternateScreensBackground(t *testing.T) {
+	e := newEnv(t)
+	e.mustWr("new", "-d", "bce", "--", "sh", "-c", `printf '\033[44m\033[?1049h\033[m\033[2Jhello'; exec sleep 1000`)
+	before := e.stableCapture("bce", "hello")
+	ansi := e.mustWr("capture", "--ansi", "bce")
+	e.mustWr("server", "upgrade")
+	if after := e.mustWr("capture", "--ansi", "bce"); after != ansi {
+		t.Errorf("wr capture --ansi after an upgrade:\n%q\nbefore:\n%q", after, ansi)
+	}
+	if after := e.mustWr("capture", "bce"); after != before {
+		t.Errorf("wr capture after an upgrade:\n%q\nbefore:\n%q", after, before)
+	}
+}

@@ -15,7 +15,10 @@ import (
 // and the last column sets it with autowrap off), what 1047 and 1049 clear
 // and restore, what REP repeats (only a character printed right before
 // it), SD 0, and VPR past the scroll region. Each session is
-// 80x24, and wr capture must show what xterm showed.
+// 80x24, and wr capture must show what xterm showed. (One difference is
+// kept on purpose: 1047 clears the alternate screen on the way in, where
+// xterm shows what was left there, because a reattached terminal is drawn
+// only the screen shown; see screen/modes.go.)
 func TestXtermEdges(t *testing.T) {
 	y80 := strings.Repeat("y", 80)
 	sp79 := strings.Repeat(" ", 79)
@@ -34,7 +37,6 @@ func TestXtermEdges(t *testing.T) {
 		{"1047 keeps a pending wrap", y80 + "\x1b[?1047hQ", []string{"", "Q"}},
 		{"leaving 47 keeps a pending wrap", "\x1b[?47h" + y80 + "\x1b[?47lQ", []string{"", "Q"}},
 		{"leaving 1047 clears it, and the wrap", "\x1b[?1047h" + y80 + "\x1b[?1047lQ", []string{sp79 + "Q"}},
-		{"1047 clears nothing on the way in", "\x1b[?47habc\x1b[?47l\x1b[?1047hQ", []string{"abcQ"}},
 		{"1047 clears the screen on the way out", "\x1b[?1047habc\x1b[?1047l\x1b[?47hQ", []string{"   Q"}},
 		{"a lone rmcup restores the cursor home", "main\x1b[?1049lQ", []string{"Qain"}},
 		{"a lone rmcup restores what ESC 7 saved", "ab\x1b7\r\nmain\x1b[?1049lQ", []string{"abQ", "main"}},

@@ -281,6 +281,15 @@ func (s *Screen) eraseRange(y, from, to int, blank cell) {
 	fillCells(cells[from:to], blank)
 }
 
+// blankRows blanks every row of the screen shown, with the pen's
+// background, and leaves the cursor as it is.
+func (s *Screen) blankRows() {
+	blank := s.blank()
+	for y := range s.rows {
+		s.g.line(y).reset(s.cols, blank)
+	}
+}
+
 // eraseDisplay is ED. ED 3 erases the scrollback only, as in xterm.
 func (s *Screen) eraseDisplay(n int) {
 	blank := s.blank()
@@ -296,9 +305,7 @@ func (s *Screen) eraseDisplay(n int) {
 		}
 		s.eraseLine(1)
 	case 2:
-		for y := range s.rows {
-			s.g.line(y).reset(s.cols, blank)
-		}
+		s.blankRows()
 		s.pendingWrap = false // as ED 0 and 1 do, through eraseLine
 	case 3:
 		s.primary.clearHistory()

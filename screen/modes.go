@@ -93,12 +93,20 @@ func (s *Screen) setDecMode(num int, on bool) {
 		s.switchScreen(on)
 		return
 	case 1047:
-		// As xterm: the alternate screen is cleared on the way out, not in
-		// (47 then shows it blank), which also ends a pending wrap.
+		// As xterm, the alternate screen is cleared on the way out (which
+		// also ends a pending wrap). Unlike xterm, on the way in too: a
+		// restore draws only the screen shown, so a terminal attached
+		// later could not show what another program left there, and a
+		// program entering it wants it blank anyway. Only 47 shows what
+		// was left.
 		if !on && s.onAlt {
 			s.eraseDisplay(2)
 		}
+		wasAlt := s.onAlt
 		s.switchScreen(on)
+		if on && !wasAlt {
+			s.blankRows() // keeps a pending wrap, as xterm's switch does
+		}
 		return
 	case 1048:
 		if on {

@@ -165,6 +165,9 @@ func (p *painter) appendAlt() {
 	p.b = appendKitty(p.b, &g.kitty)
 	p.b = append(p.b, "\x1b[?1049h"...)
 	p.afterSave(g.saved)
+	// ?1049h cleared the screen with the saved pen's background, as xterm
+	// does: cleared again with the default one, its blank rows are.
+	p.b = append(p.b, "\x1b[2J"...)
 	for y := range s.rows {
 		cells := s.alt.line(y).cells()
 		if trimmedEnd(cells, false) > 0 {
