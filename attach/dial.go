@@ -89,6 +89,12 @@ func dialLocal(socket string, awaitLost bool) (*Conn, error) {
 			return &Conn{c: c, socket: socket}, nil
 		case errors.Is(err, syscall.ENOENT) || errors.Is(err, syscall.ECONNREFUSED):
 			return nil, fmt.Errorf("%w on %s", ErrNoServer, socket)
+		case errors.Is(err, syscall.EAGAIN):
+			// A full backlog: most often a stopped server's, with every
+			// verb since it stopped queued there.
+			if serr := stoppedServer(socket); serr != nil {
+				return nil, serr
+			}
 		}
 		return nil, fmt.Errorf("cannot connect to %s: %w", socket, wire.ErrnoOf(err))
 	}
@@ -230,12 +236,12 @@ func (c *Conn) greetWith(out []byte, cutShort bool) (werr, err error) {
 	_ = c.c.SetWriteDeadline(time.Now().Add(5 * time.Second))
 	_, werr = c.c.Write(out)
 	_ = c.c.SetWriteDeadline(time.Time{})
-	if werr == nil || !stopped.found() {
+	if werr == nil || !stopped.stoppedNow() {
 		err = c.readWelcome(werr)
 	}
-	if pid := stopped.stop(); pid > 0 {
+	if serr := stopped.stop(); serr != nil {
 		if err != nil || werr != nil {
-			return nil, &StoppedError{Socket: c.socket, PID: pid}
+			return nil, serr
 		}
 		// Stopped just after it answered: the look cut the waits short.
 		_ = c.c.SetDeadline(time.Time{})
@@ -249,10 +255,13 @@ func (c *Conn) greetWith(out []byte, cutShort bool) (werr, err error) {
 // greet sends the Hello alone and reads the server's answer, so that the
 // request can depend on the server's protocol minor: one older than need
 // is ErrOldServer, and the request is never sent.
-func (c *Conn) greet(need int) error {
+//
+// The request to come is t: an attach waits out a stopped server's 5 s, as
+// in send.
+func (c *Conn) greet(need int, t wire.Type) error {
 	hello, _ := wire.Encode(wire.Hello{Protocol: wire.ProtocolMajor, Minor: wire.ProtocolMinor, Version: wire.Version})
 	out, _ := wire.AppendFrame(nil, wire.TypeHello, hello)
-	if _, err := c.greetWith(out, true); err != nil {
+	if _, err := c.greetWith(out, t != wire.TypeAttach); err != nil {
 		return err
 	}
 	c.greeted = true

@@ -46,7 +46,7 @@ func openRemote(host string, opts Options, req wire.Attach, need int, o remoteOp
 	}
 	r := conn.link.remoteRequest(req)
 	if need > 0 {
-		if err := conn.greet(need); err != nil {
+		if err := conn.greet(need, wire.TypeAttach); err != nil {
 			conn.Close()
 			return nil, acc, err
 		}

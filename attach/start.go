@@ -60,7 +60,7 @@ func request(socket, exe string, t wire.Type, req, reply any, need int) (*Conn, 
 			req = conn.link.remoteRequest(req)
 		}
 		if need > 0 {
-			if err := conn.greet(need); err != nil {
+			if err := conn.greet(need, t); err != nil {
 				conn.Close()
 				return nil, err
 			}

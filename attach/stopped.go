@@ -18,13 +18,30 @@ var ErrServerStopped = errors.New("attach: the server is stopped")
 type StoppedError struct {
 	Socket string
 	PID    int
+	Traced bool // stopped by a debugger, which alone lets it go on
 }
 
 func (e *StoppedError) Error() string {
+	if e.Traced {
+		return fmt.Sprintf("the server on %s (pid %d) is stopped in a debugger, so it answers nothing until the debugger lets it go on", e.Socket, e.PID)
+	}
 	return fmt.Sprintf("the server on %s (pid %d) is stopped, so it answers nothing; `kill -CONT %d` resumes it", e.Socket, e.PID, e.PID)
 }
 
 func (e *StoppedError) Is(target error) bool { return target == ErrServerStopped }
+
+// stoppedServer returns the error for the server holding socket's lock if
+// it is stopped, or nil.
+func stoppedServer(socket string) *StoppedError {
+	held, pid := lockHolder(socket)
+	if !held || pid <= 0 {
+		return nil
+	}
+	if stopped, traced := processStopped(pid); stopped {
+		return &StoppedError{Socket: socket, PID: pid, Traced: traced}
+	}
+	return nil
+}
 
 // stoppedLookEvery is how often a greeting not yet answered looks at the
 // server's state: a server that is running but busy is waited for, up to
@@ -39,8 +56,8 @@ const stoppedLookEvery = 200 * time.Millisecond
 // due: a timer, not a goroutine, so a prompt answer wakes no thread.
 func (c *Conn) noticeStopped(cutShort bool) *stopWatch {
 	w := &stopWatch{c: c, cutShort: cutShort}
-	if c.socket == "" {
-		w.done = true // a server on another machine: ssh bounds it
+	if c.socket == "" || !canSeeStopped {
+		w.done = true // on another machine ssh bounds the wait; elsewhere, the 5 s
 		return w
 	}
 	w.mu.Lock()
@@ -55,43 +72,39 @@ type stopWatch struct {
 	cutShort bool
 	mu       sync.Mutex
 	t        *time.Timer
-	done     bool // stop was called: look does nothing more
-	pid      int  // the server, found stopped
+	done     bool          // stop was called: look does nothing more
+	found    *StoppedError // the server, stopped when last looked at
 }
 
 func (w *stopWatch) look() {
-	held, pid := lockHolder(w.c.socket)
-	stopped := held && pid > 0 && processStopped(pid)
+	serr := stoppedServer(w.c.socket)
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	if w.done {
 		return
 	}
-	w.pid = 0
-	if stopped {
-		w.pid = pid
-		if w.cutShort {
-			_ = w.c.c.SetDeadline(time.Now())
-		}
+	w.found = serr
+	if serr != nil && w.cutShort {
+		_ = w.c.c.SetDeadline(time.Now())
 	}
 	w.t.Reset(stoppedLookEvery)
 }
 
-// found reports whether the server was stopped when last looked at.
-func (w *stopWatch) found() bool {
+// stoppedNow reports whether the server was stopped when last looked at.
+func (w *stopWatch) stoppedNow() bool {
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	return w.pid > 0
+	return w.found != nil
 }
 
-// stop ends the looking and returns the pid of the server found stopped,
-// or 0.
-func (w *stopWatch) stop() int {
+// stop ends the looking and returns the error for the server found
+// stopped, or nil.
+func (w *stopWatch) stop() *StoppedError {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	w.done = true
 	if w.t != nil {
 		w.t.Stop()
 	}
-	return w.pid
+	return w.found
 }

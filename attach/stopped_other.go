@@ -2,6 +2,9 @@
 
 package attach
 
-// processStopped reports whether process pid is stopped; only Linux says,
-// and elsewhere a stopped server is met by the greeting's 5 s timeout.
-func processStopped(pid int) bool { return false }
+// canSeeStopped: only Linux says whether a process is stopped; elsewhere
+// a stopped server is met by the greeting's 5 s timeout, and nothing
+// looks.
+const canSeeStopped = false
+
+func processStopped(pid int) (stopped, traced bool) { return false, false }

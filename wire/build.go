@@ -57,18 +57,29 @@ func goBuildID() string {
 	defer f.Close()
 	head := make([]byte, 64<<10)
 	n, _ := io.ReadFull(f, head)
-	head = head[:n]
-	if !bytes.HasPrefix(head, []byte("\x7fELF")) {
+	return elfGoBuildID(head[:n])
+}
+
+// elfGoBuildID finds the Go build ID note in head, the start of an ELF
+// file, or returns "".
+func elfGoBuildID(head []byte) string {
+	if len(head) < 6 || !bytes.HasPrefix(head, []byte("\x7fELF")) {
 		return ""
 	}
-	// namesz 4, descsz, type 4, "Go\0\0", then the ID (little-endian: the
-	// only byte order wr is built for on Linux).
-	tag := []byte("\x04\x00\x00\x00Go\x00\x00")
+	// The note: namesz 4, descsz, type 4, "Go\0\0", then the ID, its
+	// words in the file's byte order (e_ident[EI_DATA]).
+	var order binary.ByteOrder = binary.LittleEndian
+	if head[5] == 2 {
+		order = binary.BigEndian
+	}
+	four := make([]byte, 4)
+	order.PutUint32(four, 4)
+	tag := append(append([]byte(nil), four...), "Go\x00\x00"...)
 	i := bytes.Index(head, tag)
-	if i < 8 || !bytes.Equal(head[i-8:i-4], []byte{4, 0, 0, 0}) {
+	if i < 8 || !bytes.Equal(head[i-8:i-4], four) {
 		return ""
 	}
-	size := int(binary.LittleEndian.Uint32(head[i-4 : i]))
+	size := int(order.Uint32(head[i-4 : i]))
 	start := i + len(tag)
 	if size <= 0 || start+size > len(head) {
 		return ""

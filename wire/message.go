@@ -444,7 +444,8 @@ type ServerStatus struct {
 	PID     int    `json:"pid"`
 	Version string `json:"version"`
 	// Build is the server's wire.Build: "" from a server built without
-	// one, or older than protocol 1.6.
+	// one, or from before wr named its builds (an additive field within
+	// protocol 1.6).
 	Build    string  `json:"build,omitempty"`
 	Uptime   float64 `json:"uptime_seconds"`
 	Sessions int     `json:"sessions"`
