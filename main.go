@@ -930,9 +930,13 @@ func serverCommand() *cli.Command {
 					if err != nil {
 						return err
 					}
+					// A line per field, each "name value", so a script
+					// can read one; build is a line of its own (after
+					// version, which stays the version alone), and
+					// missing from a server that does not say.
 					version := st.Version
 					if st.Build != "" {
-						version += " (build " + st.Build + ")"
+						version += "\nbuild " + st.Build
 					}
 					fmt.Fprintf(stdout, "pid %d\nversion %s\nuptime %s\nsessions %d\nsocket %s\ngoroutines %d\nheap-kib %d\nflood-pauses %d\nmemory-releases %d\nbursts %d\nsecond-cpu %d\nknocks %d\nhelped-kib %d\n",
 						st.PID, version, (time.Duration(st.Uptime) * time.Second).String(), st.Sessions, st.Socket, st.Goroutines, st.HeapKiB, st.FloodPauses, st.MemoryReleases, st.Bursts, st.SecondCPU, st.Knocks, st.HelpedKiB)

@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"wr/wire"
 )
 
 // Every build of one version tells itself apart: wr version and wr server
@@ -48,7 +50,7 @@ func TestVersionNamesTheBuild(t *testing.T) {
 	if err := os.WriteFile(bin, []byte("#!/bin/sh\necho not wr\n"), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	if st := e.mustWr("server", "status"); !strings.Contains(st, "version ") || !strings.Contains(st, want) {
+	if st := e.mustWr("server", "status"); !strings.Contains(st, "\nversion "+wire.Version+"\n") || !strings.Contains(st, "\n"+want+"\n") {
 		t.Errorf("wr server status:\n%s\nwant the build it runs, %q", st, want)
 	}
 }
