@@ -206,10 +206,18 @@ func TestDetachKeyBeforeRawMode(t *testing.T) {
 			}
 			t.Cleanup(func() { _ = syscall.Kill(server, syscall.SIGCONT) })
 			tm := e.term(80, 24, "attach", "s")
-			// Every thread asleep: wr waits on the server, and has set
-			// up its signals (a SIGQUIT before that is Go's own: exit 2).
+			// Every thread asleep, and none has run since the last look:
+			// wr waits on the server, and has set up its signals (a
+			// SIGQUIT before that is Go's own: exit 2). Asleep at one
+			// look alone was not enough under load: the threads are read
+			// one after another, and signal.Notify's handshake between
+			// two of them could pass for sleep.
+			pid, last := tm.cmd.Process.Pid, ""
 			e.eventually("wr to wait on the stopped server", func() bool {
-				return hasSocketTo(tm.cmd.Process.Pid) && allAsleep(tm.cmd.Process.Pid)
+				ran := cpuTimes(pid)
+				still := ran != "" && ran == last
+				last = ran
+				return still && hasSocketTo(pid) && allAsleep(pid)
 			})
 			tm.send("\x1c") // the terminal is cooked: SIGQUIT
 			e.eventually("the SIGQUIT to be taken", func() bool { return !signalPending(tm.cmd.Process.Pid, syscall.SIGQUIT) })
@@ -219,7 +227,7 @@ func TestDetachKeyBeforeRawMode(t *testing.T) {
 				t.Fatal(err)
 			}
 			if code := tm.wait(); code != tc.code {
-				t.Fatalf("exit code %d, want %d", code, tc.code)
+				t.Fatalf("exit code %d, want %d; the terminal shows %q", code, tc.code, tm.tail())
 			}
 			if tc.says != "" {
 				tm.expect(tc.says)
@@ -237,6 +245,26 @@ func hasSocketTo(pid int) bool {
 		}
 	}
 	return false
+}
+
+// cpuTimes is the time each thread of process pid has run, in ns (from
+// /proc/PID/task/TID/schedstat), as one string: equal at two looks when
+// no thread ran between them. "" if it cannot be read.
+func cpuTimes(pid int) string {
+	tasks, err := os.ReadDir(fmt.Sprintf("/proc/%d/task", pid))
+	if err != nil || len(tasks) == 0 {
+		return ""
+	}
+	var b strings.Builder
+	for _, task := range tasks {
+		st, err := os.ReadFile(fmt.Sprintf("/proc/%d/task/%s/schedstat", pid, task.Name()))
+		f := strings.Fields(string(st))
+		if err != nil || len(f) == 0 {
+			return ""
+		}
+		b.WriteString(task.Name() + ":" + f[0] + " ")
+	}
+	return b.String()
 }
 
 // allAsleep reports whether every thread of process pid is asleep: none
