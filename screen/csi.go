@@ -52,9 +52,7 @@ func (s *Screen) csi(cmd ansi.Cmd, params ansi.Params) {
 	switch cmd.Prefix() {
 	case 0:
 		if final == 'b' { // REP
-			s.lastChar = last
-			s.repeat(count(params, 0))
-			s.lastChar = 0
+			s.repeat(last, count(params, 0))
 			return
 		}
 		s.csiPlain(final, params)

@@ -362,8 +362,7 @@ func (s *Screen) combine(r rune) bool {
 // copy inserted in insert mode), but a row at a time. Only as many as can
 // change what the screen and its scrollback hold are drawn: see
 // repeatCount.
-func (s *Screen) repeat(n int) {
-	r := s.lastChar
+func (s *Screen) repeat(r rune, n int) {
 	if r == 0 {
 		return
 	}

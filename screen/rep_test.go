@@ -116,7 +116,7 @@ func TestREPRandom(t *testing.T) {
 		p := newBatchPair(cols, rows, scrollback)
 		p.write([]byte(setup.String()))
 		putRepeat(p.seq, n)
-		p.bat.repeat(n)
+		p.bat.repeat(p.bat.lastChar, n)
 		if d := p.diff(); d != "" {
 			t.Fatalf("case %d: %dx%d scrollback %d, %q then REP %d:\n%s", i, cols, rows, scrollback, setup.String(), n, d)
 		}
