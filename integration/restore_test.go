@@ -10,6 +10,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -374,4 +375,57 @@ func TestAnUpgradeKeepsTheAlternateScreensBackground(t *testing.T) {
 	if after := e.mustWr("capture", "bce"); after != before {
 		t.Errorf("wr capture after an upgrade:\n%q\nbefore:\n%q", after, before)
 	}
+}
+
+// TestARestoreSavesTheCursorEvenWhenNothingIsSaved: a terminal keeps the
+// cursor it saved before wr attached (a shell's prompt, a program run
+// before). The session's program saved none, so a lone rmcup (or a DECRC)
+// takes it home, as xterm does, and the restore, and the hand-off to a
+// client of another size, must leave the terminal so: they used to save a
+// cursor only when the program had, and the terminal's rmcup went back to
+// its own.
+func TestARestoreSavesTheCursorEvenWhenNothingIsSaved(t *testing.T) {
+	const program = `stty -echo; printf '\033[H\033[2Jmain\033[4;1HREADY'; read x; printf '\033[?1049lQ'; exec sleep 1000`
+	// What the client's terminal saved before wr ran in it.
+	const before = "\x1b[3;5H\x1b7\x1b[H"
+	want := []string{"Qain", "", "", "READY"}
+	shown := func(t *testing.T, cols, rows int, output []byte) []string {
+		s := screen.New(cols, rows, 0)
+		_, _ = s.Write([]byte(before))
+		_, _ = s.Write(output)
+		return rowsOf(s, rows)[:4]
+	}
+	t.Run("reattached", func(t *testing.T) {
+		e := newEnv(t)
+		e.mustWr("new", "-d", "c", "--", "sh", "-c", program)
+		tm := reattachAt20x6(e, nil)
+		e.mustWr("send", "c", "--key", "Enter")
+		tm.expect("\x1b[?1049lQ")
+		if got := captureRow(e, "c", 0); got != want[0] {
+			t.Fatalf("wr capture's first row is %q, want %q", got, want[0])
+		}
+		if got := shown(t, 20, 6, tm.output()); !slices.Equal(got, want) {
+			t.Fatalf("the client's terminal shows %+q, want %+q", got, want)
+		}
+	})
+	t.Run("handed off", func(t *testing.T) {
+		e := newEnv(t)
+		e.mustWr("new", "-d", "c", "--", "sh", "-c", program)
+		owner := e.term(20, 6, "attach", "c")
+		owner.expect("READY")
+		e.requireSize("c", 20, 6, "the first client attached")
+		drawn := e.term(20, 8, "attach", "c") // another size: drawn from the model
+		drawn.expect("READY")
+		owner.send("\x1c")
+		if code := owner.wait(); code != 0 {
+			t.Fatalf("detach: exit code %d", code)
+		}
+		e.requireSize("c", 20, 8, "the drawn client left alone")
+		drawn.expect("\x1b[4;20l\x1b>") // the hand-off
+		e.mustWr("send", "c", "--key", "Enter")
+		drawn.expect("\x1b[?1049lQ")
+		if got := shown(t, 20, 8, drawn.output()); !slices.Equal(got, want) {
+			t.Fatalf("the client's terminal shows %+q, want %+q", got, want)
+		}
+	})
 }

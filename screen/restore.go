@@ -71,9 +71,10 @@ func (s *Screen) AppendRestoreFrom(dst []byte, from uint64) []byte {
 	if s.onAlt {
 		p.appendAlt()
 	}
-	if s.g.saved.valid {
-		p.appendDECSC(s.g.saved)
-	}
+	// Saved even when the application saved nothing: the terminal may hold
+	// a cursor it saved before, which a DECRC or a lone rmcup would then
+	// go back to, where the model goes home.
+	p.appendDECSC(s.g.saved)
 	// The scroll region goes after the saved cursors: they are set up with
 	// the whole screen as the region, where a position in origin mode is
 	// absolute, so a saved position outside today's region survives.

@@ -324,9 +324,7 @@ func (s *Screen) AppendViewHandoff(dst []byte, v *View) []byte {
 	}
 	p.b = append(p.b, "\x1b[?25l"...)
 	p.setStyle(0)
-	if s.g.saved.valid {
-		p.appendDECSC(s.g.saved)
-	}
+	p.appendDECSC(s.g.saved) // even when nothing is saved, as a restore does
 	p.b = appendRegion(p.b, s)
 	p.b = appendTabStops(p.b, s.tabs)
 	// Back to the state a restore's prefix leaves, then as a restore goes on.
