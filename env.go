@@ -21,6 +21,9 @@ func envCommand() *cli.Command {
 		Name:      "env",
 		Usage:     "print export lines of the variables of the client that last acted in a session (for eval in a prompt hook)",
 		ArgsUsage: "[NAME]",
+		Flags: []cli.Flag{
+			&cli.BoolFlag{Name: "fish", Usage: "print fish's set -gx and set -e lines instead of sh's export and unset"},
+		},
 		Action: func(c *cli.Context) error {
 			if c.NArg() > 1 {
 				return &usageError{errors.New("wr env takes one session NAME")}
@@ -53,21 +56,25 @@ func envCommand() *cli.Command {
 			if err != nil {
 				return err
 			}
-			fmt.Fprint(stdout, exportLines(vars, wire.StandardRefreshed()))
+			lines := shLines
+			if c.Bool("fish") {
+				lines = fishLines
+			}
+			fmt.Fprint(stdout, exportLines(vars, wire.StandardRefreshed(), lines))
 			return nil
 		},
 	}
 }
 
-// exportLines renders vars as sh export lines in name order, each value
-// single-quoted, less SSH_AUTH_SOCK (the session's is already its link),
+// exportLines renders vars as lines that set them, in the shell's way
+// (shLines or fishLines), in name order, less SSH_AUTH_SOCK (the session's is already its link),
 // then an unset line for each of names (the standard refreshed
 // variables) the client that last acted does not have: a shell that took
 // DISPLAY from one login must lose it when the next login has none, as
 // tmux's show-environment -s says. Names from WR_UPDATE_ENV are never
 // unset: the client may not have been asked for them (its WR_UPDATE_ENV
 // is its own), and a value set by hand in the shell must survive.
-func exportLines(vars map[string]string, names []string) string {
+func exportLines(vars map[string]string, names []string, lines shellLines) string {
 	set := make([]string, 0, len(vars))
 	for k := range vars {
 		if k != "SSH_AUTH_SOCK" && isShellName(k) {
@@ -77,7 +84,7 @@ func exportLines(vars map[string]string, names []string) string {
 	sort.Strings(set)
 	var b strings.Builder
 	for _, k := range set {
-		fmt.Fprintf(&b, "export %s='%s'\n", k, strings.ReplaceAll(vars[k], "'", `'\''`))
+		b.WriteString(lines.set(k, vars[k]))
 	}
 	var unset []string
 	for _, k := range names {
@@ -87,9 +94,31 @@ func exportLines(vars map[string]string, names []string) string {
 	}
 	sort.Strings(unset)
 	for _, k := range unset {
-		fmt.Fprintf(&b, "unset %s\n", k)
+		b.WriteString(lines.unset(k))
 	}
 	return b.String()
+}
+
+// shellLines writes one variable's line for a shell to eval.
+type shellLines struct {
+	set   func(k, v string) string
+	unset func(k string) string
+}
+
+// shLines are for sh, bash and zsh: a value in single quotes, where
+// nothing is special but the quote itself.
+var shLines = shellLines{
+	set:   func(k, v string) string { return "export " + k + "='" + strings.ReplaceAll(v, "'", `'\''`) + "'\n" },
+	unset: func(k string) string { return "unset " + k + "\n" },
+}
+
+// fishLines are for fish, which has no unset, and whose single quotes
+// take a backslash before a quote or a backslash as an escape.
+var fishLines = shellLines{
+	set: func(k, v string) string {
+		return "set -gx " + k + " '" + strings.NewReplacer(`\`, `\\`, "'", `\'`).Replace(v) + "'\n"
+	},
+	unset: func(k string) string { return "set -e " + k + "\n" },
 }
 
 // isShellName reports whether k can be exported by sh: WR_UPDATE_ENV may

@@ -148,3 +148,29 @@ func TestEnvNeedsASession(t *testing.T) {
 		t.Errorf("wr env nosuch: exit %d stderr %q", r.code, r.stderr)
 	}
 }
+
+// wr env --fish prints lines fish can source: fish has no unset, and its
+// single quotes take a backslash as an escape, so sh's lines either failed
+// or set a value with a backslash wrong.
+func TestEnvForFish(t *testing.T) {
+	fish, err := exec.LookPath("fish")
+	if err != nil {
+		t.Skip("fish is not installed")
+	}
+	e := newEnv(t)
+	const foo = `it's a \ here`
+	tm := e.termEnv(80, 24, e.with("DISPLAY=:2", "FOO="+foo, "WR_UPDATE_ENV=FOO"), "attach", "x")
+	tm.expect(prompt)
+	// The hook README gives, run by fish in a shell that has COLORTERM
+	// from an earlier login.
+	script := `function _wr_env; '` + wrBin + `' env --fish x 2>/dev/null | source; end
+_wr_env
+printf '%s|%s|%s\n' $DISPLAY $FOO (set -q COLORTERM; and echo set; or echo unset)`
+	cmd := exec.Command(fish, "--no-config", "-c", script)
+	cmd.Env, cmd.Dir = e.with("COLORTERM=truecolor"), e.dir
+	out, err := cmd.CombinedOutput()
+	if want := ":2|" + foo + "|unset\n"; err != nil || string(out) != want {
+		t.Fatalf("fish sourcing wr env --fish: %v, printed %q, want %q (wr env --fish x printed %q)",
+			err, out, want, e.mustWr("env", "--fish", "x"))
+	}
+}
