@@ -286,3 +286,41 @@ func TestManyClientsShareOutput(t *testing.T) {
 		t.Fatalf("size %dx%d, want the last typer's 72x22", c, r)
 	}
 }
+
+// A modified F3 is a key from any client, and claims the size: xterm sends
+// Shift+F3 as CSI 1;2R, which is also a cursor position report for row 1.
+// It used to be taken for a report always, and dropped from a client that
+// does not answer for the session. It is a report only while the client's
+// terminal owes an answer to a cursor query the program sent.
+func TestModifiedF3IsAKey(t *testing.T) {
+	t.Run("from a client of another size", func(t *testing.T) {
+		e, a, b := twoClients(t)
+		b.send("\x1b[1;2R")
+		a.expect("^[[1;2R")
+		e.requireSize("s", 100, 30, "Shift+F3 from B")
+	})
+	t.Run("after the answers to a query", func(t *testing.T) {
+		e := newEnv(t)
+		a := e.term(80, 24, "attach", "s", "--", "sh", "-c", `stty -echo; echo READY; read go; stty raw; printf '\033[6n'; exec cat -v`)
+		a.expect("READY")
+		b := e.term(80, 24, "attach", "s") // the session's size: sent the query too
+		e.waitClients("s", 2)
+		a.send("\r")
+		a.expect("\x1b[6n")
+		b.expect("\x1b[6n")
+		// Both terminals answer with the cursor in row 1: the owner's
+		// answer goes through, B's is dropped, and B's Shift+F3 after it
+		// is a key.
+		a.send("\x1b[1;5R")
+		a.expect("^[[1;5R")
+		b.send("\x1b[1;5R")
+		b.send("\x1b[1;2R")
+		a.expect("^[[1;2R")
+		if got := strings.Count(string(a.output()), "^[[1;5R"); got != 1 {
+			t.Errorf("the program was given %d answers, want the owner's alone", got)
+		}
+		if s, _ := e.session("s"); s.Owner == nil || *s.Owner != s.Attached[1].ID {
+			t.Errorf("owner %v after B's Shift+F3, want B (%d)", s.Owner, s.Attached[1].ID)
+		}
+	})
+}

@@ -3,6 +3,7 @@ package mux
 import (
 	"bytes"
 	"fmt"
+	"time"
 
 	"github.com/charmbracelet/x/ansi"
 	"github.com/charmbracelet/x/ansi/parser"
@@ -82,6 +83,10 @@ type inputClassifier struct {
 	doneKind inputKind
 	executed bool
 
+	// cursorQueries counts the cursor queries this client's terminal owes
+	// an answer, which decides what CSI 1;m R is (cursorquery.go).
+	cursorQueries cursorQueriesOwed
+
 	// acted reports that the last classify or resolveESC found a person
 	// acting (a key, a click, a paste), the owner's input included: the
 	// server's sign that someone is typing (typing.go).
@@ -136,7 +141,23 @@ func (c *inputClassifier) finishCSI(cmd ansi.Cmd, params ansi.Params) {
 			c.pasteEnd = 0
 		}
 	}
-	c.finish(classifyCSI(cmd, params))
+	kind := classifyCSI(cmd, params)
+	if kind == inputReport && cmd.Final() == 'R' && c.isModifiedF3(cmd, params) {
+		kind = inputAct
+	}
+	c.finish(kind)
+}
+
+// isModifiedF3 decides a cursor position report that may be a modified F3
+// (cursorquery.go), counting it as an answer if one was owed.
+func (c *inputClassifier) isModifiedF3(cmd ansi.Cmd, params ansi.Params) bool {
+	owed := c.cursorQueries.answered(time.Now())
+	if owed || cmd.Prefix() != 0 || len(params) != 2 {
+		return false
+	}
+	row, _, _ := params.Param(0, 1)
+	mods, _, _ := params.Param(1, 1)
+	return row == 1 && mods >= 2 && mods <= 16
 }
 
 // classifyCSI decides a complete CSI sequence from a terminal.
@@ -451,11 +472,15 @@ type classifierState struct {
 	SeqSent  int    `json:"seq_sent,omitempty"`
 	Paste    bool   `json:"paste,omitempty"`
 	PasteEnd int    `json:"paste_end,omitempty"`
+	// CursorQueries is how many cursor queries the terminal owes an
+	// answer; an older server's state has none.
+	CursorQueries int `json:"cursor_queries,omitempty"`
 }
 
 // state writes down what c holds.
 func (c *inputClassifier) state() classifierState {
-	return classifierState{Seq: append([]byte(nil), c.seq...), SeqSent: c.seqSent, Paste: c.paste, PasteEnd: c.pasteEnd}
+	return classifierState{Seq: append([]byte(nil), c.seq...), SeqSent: c.seqSent, Paste: c.paste, PasteEnd: c.pasteEnd,
+		CursorQueries: c.cursorQueries.owed(time.Now())}
 }
 
 // restoreClassifier makes a classifier that holds what st says. The held
@@ -465,7 +490,8 @@ func (c *inputClassifier) state() classifierState {
 func restoreClassifier(st classifierState) (*inputClassifier, error) {
 	c := newInputClassifier()
 	if st.SeqSent < 0 || st.SeqSent > len(st.Seq) || st.PasteEnd < 0 || st.PasteEnd >= len(pasteEnd) ||
-		(st.Paste && len(st.Seq) > 0) || (!st.Paste && st.PasteEnd != 0) {
+		(st.Paste && len(st.Seq) > 0) || (!st.Paste && st.PasteEnd != 0) ||
+		st.CursorQueries < 0 || st.CursorQueries > maxCursorQueriesOwed {
 		return nil, fmt.Errorf("%w: an impossible input state %+v", ErrHandoff, st)
 	}
 	for _, b := range st.Seq {
@@ -475,5 +501,8 @@ func restoreClassifier(st classifierState) (*inputClassifier, error) {
 		return nil, fmt.Errorf("%w: held input %q is not an unfinished sequence", ErrHandoff, st.Seq)
 	}
 	c.seqSent, c.paste, c.pasteEnd = st.SeqSent, st.Paste, st.PasteEnd
+	if st.CursorQueries > 0 {
+		c.cursorQueries.owe(st.CursorQueries, time.Now())
+	}
 	return c, nil
 }

@@ -70,6 +70,11 @@ var classifyCases = []struct {
 	{"focus out", "\x1b[O", []run{report("\x1b[O")}},
 	{"CPR", "\x1b[12;40R", []run{report("\x1b[12;40R")}},
 	{"DECXCPR", "\x1b[?12;40;1R", []run{report("\x1b[?12;40;1R")}},
+	// With no cursor query owed (cursorquery.go), CSI 1;m R is F3.
+	{"shift-F3", "\x1b[1;2R", []run{act("\x1b[1;2R")}},
+	{"ctrl-alt-F3", "\x1b[1;7R", []run{act("\x1b[1;7R")}},
+	{"CPR row 1 past the modifiers", "\x1b[1;17R", []run{report("\x1b[1;17R")}},
+	{"DECXCPR row 1", "\x1b[?1;2R", []run{report("\x1b[?1;2R")}},
 	{"DSR ok", "\x1b[0n", []run{report("\x1b[0n")}},
 	{"DSR malfunction", "\x1b[3n", []run{report("\x1b[3n")}},
 	{"theme report", "\x1b[?997;1n", []run{report("\x1b[?997;1n")}},

@@ -298,10 +298,19 @@ func (ss *session) fanOut(chunk []byte) {
 	// reader writes for the writer, as far as the socket takes it now
 	// (helpWriter).
 	help := ss.model.flooding.Load() && !onTwoPs()
+	// Counted before the chunk is sent: its answer cannot come back first.
+	queries := ss.cursorScan.count(chunk)
+	var now time.Time
+	if queries > 0 {
+		now = time.Now()
+	}
 	for _, c := range ss.order {
 		if c.view != nil {
-			ss.frameLocked(c) // drawn from the model (view.go)
+			ss.frameLocked(c) // drawn from the model (view.go), which holds no query
 			continue
+		}
+		if queries > 0 {
+			c.classifier.cursorQueries.owe(queries, now)
 		}
 		c.send(wire.TypeOutput, chunk)
 		if help {
