@@ -76,6 +76,11 @@ func TestNonActingInputKeepsSize(t *testing.T) {
 		{"DA1 answer split across two writes", []string{"\x1b[?62;", "22c"}, false},
 		{"kitty keyboard flags report", []string{"\x1b[?1u"}, false},
 		{"OSC colour answer", []string{"\x1b]11;rgb:0000/0000/0000\x1b\\"}, false},
+		{"title report in UTF-8, 0x9c inside", []string{"\x1b]l日本\x1b\\"}, false},
+		{"XTSMGRAPHICS answer", []string{"\x1b[?1;0;256S"}, false},
+		{"DECREPTPARM answer", []string{"\x1b[2;1;1;112;112;1;0x"}, false},
+		{"XTQMODKEYS answer", []string{"\x1b[>4;2m"}, false},
+		{"DECLRP answer", []string{"\x1b[1;0;10;5;0&w"}, false},
 		{"mouse wheel", []string{"\x1b[<64;5;5M"}, true},
 		{"buttonless motion", []string{"\x1b[<35;6;6M"}, true},
 	}
@@ -322,5 +327,48 @@ func TestModifiedF3IsAKey(t *testing.T) {
 		if s, _ := e.session("s"); s.Owner == nil || *s.Owner != s.Attached[1].ID {
 			t.Errorf("owner %v after B's Shift+F3, want B (%d)", s.Owner, s.Attached[1].ID)
 		}
+	})
+}
+
+// Alt with _ ^ X P or ] sends ESC and a string's introducer (bash's M-_,
+// Emacs's M-^ and M-x), and a string ends only at ST: every key after it
+// was held as the string's body, forever, and dropped as a report from a
+// client that does not answer. The same held string, left in an owner's
+// input, swallowed its keys once another client took the size.
+func TestAltStringIntroducersAreKeys(t *testing.T) {
+	t.Run("from a client that does not own the size", func(t *testing.T) {
+		e, a, b := twoClients(t)
+		b.send("\x1b_x") // Alt+_ and x in one read
+		b.send("hello\r")
+		a.expect("^[_xhello")
+		e.requireSize("s", 100, 30, "B's keys")
+	})
+	t.Run("after the owner's Alt+^", func(t *testing.T) {
+		e, a, b := twoClients(t)
+		a.send("\x1b^")
+		a.expect("^[^")
+		b.send("b")
+		a.expect("b")
+		e.requireSize("s", 100, 30, "B's key")
+		a.send("hello\r")
+		a.expect("hello")
+		e.requireSize("s", 80, 24, "A's keys")
+	})
+	t.Run("a key after the owner's Escape claims", func(t *testing.T) {
+		e, a, b := twoClients(t)
+		a.send("\x1b")
+		a.expect("^[")
+		b.send("b")
+		a.expect("b")
+		e.requireSize("s", 100, 30, "B's key")
+		a.send("i")
+		a.expect("i")
+		e.requireSize("s", 80, 24, "A's i after its Escape")
+	})
+	t.Run("Alt+[ alone is a key", func(t *testing.T) {
+		e, a, b := twoClients(t)
+		b.send("\x1b[")
+		a.expect("^[[") // the lone-escape wait is over: it was typed
+		e.requireSize("s", 100, 30, "B's Alt+[")
 	})
 }

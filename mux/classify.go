@@ -168,6 +168,18 @@ func classifyCSI(cmd ansi.Cmd, params ansi.Params) inputKind {
 		if prefix == 0 && inter == 0 && len(params) == 0 {
 			return inputReport
 		}
+	case 'S': // XTSMGRAPHICS: CSI ? Pi;Ps;Pv S (CSI 1;2 S is Shift+F4)
+		if prefix == '?' {
+			return inputReport
+		}
+	case 'x': // DECREPTPARM: CSI Ps;Pp;Pb;Pr;Pt;Pc;Pf x
+		if prefix == 0 && inter == 0 && len(params) == 7 {
+			return inputReport
+		}
+	case 'w': // DECLRP, a locator report: CSI Pe;Pb;Pr;Pc;Pp & w
+		if inter == '&' {
+			return inputReport
+		}
 	case 'R': // cursor position report (CSI r;c R, and DECXCPR CSI ? r;c R)
 		if inter == 0 && (prefix == 0 || prefix == '?') && len(params) >= 2 {
 			return inputReport
@@ -189,6 +201,9 @@ func classifyCSI(cmd ansi.Cmd, params ansi.Params) inputKind {
 			return inputReport
 		}
 	case 'M', 'm':
+		if prefix == '>' && final == 'm' { // XTQMODKEYS: CSI > Pp;Pv m
+			return inputReport
+		}
 		if prefix == '<' { // SGR 1006: CSI < b;x;y M|m
 			b, _, _ := params.Param(0, 0)
 			return classifyMouseButton(b)
@@ -317,6 +332,32 @@ func (c *inputClassifier) step(ch byte, passthrough bool) {
 		return
 	}
 
+	if st := c.p.State(); inString(st) {
+		switch {
+		case ch >= 0x80 && c.seq[0] == ansi.ESC:
+			// A terminal that sends 7-bit controls reads a string's body
+			// as UTF-8, where 0x9C (ST in 8 bits) is the middle byte of 本
+			// (E6 9C AC): the parser took it for the string's end, and
+			// what followed for keys.
+			c.seq = append(c.seq, ch)
+			c.checkCaps(passthrough)
+			return
+		case isC0(ch) && ch != ansi.BEL:
+			// No terminal answers with a control in a string (BEL ends an
+			// OSC): this one was typed, ESC and its introducer too (Alt+]
+			// and keys), and it would otherwise hold every key after it.
+			c.seq = append(c.seq, ch)
+			c.p.Reset()
+			c.flush(inputAct, passthrough)
+			return
+		case len(c.seq) == 2 && c.seq[0] == ansi.ESC && !answerStarts(c.seq[1], ch):
+			// No answer starts so: ESC and the introducer were Alt+] (or
+			// Alt+P, Alt+_), and ch is a key of its own.
+			c.p.Reset()
+			c.flush(inputAct, passthrough)
+		}
+	}
+
 	c.done, c.executed = false, false
 	before := c.p.State()
 	c.p.Advance(ch)
@@ -324,6 +365,11 @@ func (c *inputClassifier) step(ch byte, passthrough bool) {
 	after := c.p.State()
 
 	switch {
+	case before == parser.EscapeState && (after == parser.SosStringState || after == parser.PmStringState):
+		// No terminal answers with SOS or PM: ESC X and ESC ^ are Alt+X
+		// and Alt+^ (Emacs's M-x and M-^).
+		c.p.Reset()
+		c.flush(inputAct, passthrough)
 	case c.done && c.doneKind == inputReport && ch == ansi.ESC:
 		// A string ended with ESC: wait for the '\' of its ST.
 		c.strESC = true
@@ -356,6 +402,34 @@ func (c *inputClassifier) step(ch byte, passthrough bool) {
 // its introducer and its final byte.
 func inCSI(st parser.State) bool {
 	return st == parser.CsiEntryState || st == parser.CsiParamState || st == parser.CsiIntermediateState
+}
+
+// inString reports whether the parser is inside a string sequence (OSC,
+// DCS, SOS, PM, APC), between its introducer and its terminator.
+func inString(st parser.State) bool {
+	switch st {
+	case parser.OscStringState, parser.DcsEntryState, parser.DcsParamState, parser.DcsIntermediateState,
+		parser.DcsStringState, parser.SosStringState, parser.PmStringState, parser.ApcStringState:
+		return true
+	}
+	return false
+}
+
+// answerStarts reports whether ch can open the body of a terminal's answer
+// introduced by ESC intro: an OSC's number (or xterm's l and L title
+// reports), a DCS's parameter or the > of XTVERSION and ! of DA3, the G of a
+// kitty graphics answer (APC).
+func answerStarts(intro, ch byte) bool {
+	digit := ch >= '0' && ch <= '9'
+	switch intro {
+	case ']':
+		return digit || ch == 'l' || ch == 'L'
+	case 'P':
+		return digit || ch == '>' || ch == '!'
+	case '_':
+		return ch == 'G'
+	}
+	return true
 }
 
 // isC0 reports whether ch is a C0 control a terminal executes without
@@ -400,8 +474,11 @@ func (c *inputClassifier) flush(k inputKind, passthrough bool) {
 		c.acted = true
 	}
 	if !passthrough && len(c.seq) > c.seqSent {
-		if c.seqSent > 0 {
-			k = inputOwner // its start already went through as the owner's
+		if c.seqSent > 0 && k != inputAct {
+			// Its start already went through as the owner's: the rest of
+			// a report goes too, whoever answers now. A key (Escape, then
+			// a letter after another client took the size) still claims.
+			k = inputOwner
 		}
 		c.emit(k, c.seq[c.seqSent:])
 	}
@@ -437,7 +514,7 @@ func (c *inputClassifier) loneESC() bool {
 		return true
 	case 2:
 		switch c.seq[1] {
-		case '_', 'P', ']', 'X', '^':
+		case '_', 'P', ']', '[':
 			return true
 		}
 	}

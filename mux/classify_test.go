@@ -95,8 +95,24 @@ var classifyCases = []struct {
 	{"OSC 52", "\x1b]52;c;aGVsbG8=\a", []run{report("\x1b]52;c;aGVsbG8=\a")}},
 	{"OSC with UTF-8", "\x1b]2;héllo\a", []run{report("\x1b]2;héllo\a")}},
 	{"APC", "\x1b_Gi=1;OK\x1b\\", []run{report("\x1b_Gi=1;OK\x1b\\")}},
-	{"PM", "\x1b^hi\x1b\\", []run{report("\x1b^hi\x1b\\")}},
-	{"SOS", "\x1bXhi\x1b\\", []run{report("\x1bXhi\x1b\\")}},
+	{"OSC title report in UTF-8 with 0x9c", "\x1b]l日本\x1b\\", []run{report("\x1b]l日本\x1b\\")}},
+	{"XTSMGRAPHICS", "\x1b[?1;0;256S", []run{report("\x1b[?1;0;256S")}},
+	{"DECREPTPARM", "\x1b[2;1;1;112;112;1;0x", []run{report("\x1b[2;1;1;112;112;1;0x")}},
+	{"XTQMODKEYS", "\x1b[>4;2m", []run{report("\x1b[>4;2m")}},
+	{"DECLRP", "\x1b[1;0;10;5;0&w", []run{report("\x1b[1;0;10;5;0&w")}},
+	{"shift-F4 is no XTSMGRAPHICS", "\x1b[1;2S", []run{act("\x1b[1;2S")}},
+
+	// No terminal answers with PM or SOS, or with a string that starts
+	// as none of its answers do, or holds a control: Alt with ^ X ] P _
+	// and keys after it.
+	{"PM is alt-caret", "\x1b^hi\x1b\\", []run{act("\x1b^hi\x1b\\")}},
+	{"SOS is alt-X", "\x1bXhi", []run{act("\x1bXhi")}},
+	{"alt-underscore then a key", "\x1b_x", []run{act("\x1b_x")}},
+	{"alt-P then a key", "\x1bPq", []run{act("\x1bPq")}},
+	{"alt-close-bracket then a key", "\x1b]x", []run{act("\x1b]x")}},
+	{"alt-close-bracket then a report", "\x1b]\x1b[I", []run{act("\x1b]"), report("\x1b[I")}},
+	{"typed string ended by enter", "\x1b]12\r", []run{act("\x1b]12\r")}},
+	{"typed string ended by enter, then keys", "\x1b_Gx\rhello", []run{act("\x1b_Gx\rhello")}},
 	{"8-bit CPR", "\x9b12;40R", []run{report("\x9b12;40R")}},
 	{"8-bit OSC ST", "\x9d11;rgb:0/0/0\x9c", []run{report("\x9d11;rgb:0/0/0\x9c")}},
 	{"8-bit DCS", "\x90>|xterm\x9c", []run{report("\x90>|xterm\x9c")}},
@@ -145,8 +161,10 @@ var classifyCases = []struct {
 	{"C0 inside wheel", "\x1b[<64;10\r;5M", []run{passive("\x1b[<64;10\r;5M")}},
 	{"C0 inside CSI M", "\x1b[\rM`!!", []run{passive("\x1b[\rM`!!")}},
 	{"C0 inside 8-bit CPR", "\x9b12\b;40R", []run{report("\x9b12\b;40R")}},
-	{"C0 inside a DCS header", "\x1bP>\b|xterm(390)\x1b\\", []run{report("\x1bP>\b|xterm(390)\x1b\\")}},
-	{"C0 inside an OSC", "\x1b]11;rgb:0000/\r0000/0000\a", []run{report("\x1b]11;rgb:0000/\r0000/0000\a")}},
+	// Not in a string: no answer holds one, and a string typed by
+	// accident must end at the next control key, not swallow what follows.
+	{"C0 inside a DCS header", "\x1bP>\b|xterm(390)\x1b\\", []run{act("\x1bP>\b|xterm(390)\x1b\\")}},
+	{"C0 inside an OSC", "\x1b]11;rgb:0000/\r0000/0000\a", []run{act("\x1b]11;rgb:0000/\r0000/0000\a")}},
 	{"BS inside a key", "\x1b[2\bC", []run{act("\x1b[2\bC")}},
 	{"C0 inside a key then a report", "\x1b[2\bC\x1b[I", []run{act("\x1b[2\bC"), report("\x1b[I")}},
 	{"control inside CSI then a key", "\x1b[1\nx", []run{act("\x1b[1\nx")}},
@@ -277,6 +295,27 @@ func TestPassthroughForwardsAtOnce(t *testing.T) {
 	}
 	if o, _ := c3.classify([]byte("5A"), true); string(o) != "\x1b[1;5A" {
 		t.Fatalf("new owner forwarded %q", o)
+	}
+	// A key whose ESC went through as the owner's claims the size when
+	// another client took it meanwhile: it is a person's all the same.
+	c4 := newInputClassifier()
+	c4.classify([]byte("\x1b"), true)
+	var key runs
+	key.add(c4.classify([]byte("i"), false))
+	if formatRuns(key) != formatRuns([]run{act("i")}) {
+		t.Fatalf("a key after an owner's ESC = %s", formatRuns(key))
+	}
+	// Alt+^ (PM) and Alt+_ then a key, as the owner's, leave nothing held:
+	// the keys after them, typed once another client took the size, are
+	// keys and not a string's body.
+	for _, alt := range []string{"\x1b^", "\x1b_\r"} {
+		c5 := newInputClassifier()
+		c5.classify([]byte(alt), true)
+		var later runs
+		later.add(c5.classify([]byte("hello\r"), false))
+		if formatRuns(later) != formatRuns([]run{act("hello\r")}) {
+			t.Fatalf("keys after the owner's %q = %s", alt, formatRuns(later))
+		}
 	}
 }
 
