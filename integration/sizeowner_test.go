@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -370,5 +371,66 @@ func TestAltStringIntroducersAreKeys(t *testing.T) {
 		b.send("\x1b[")
 		a.expect("^[[") // the lone-escape wait is over: it was typed
 		e.requireSize("s", 100, 30, "B's Alt+[")
+	})
+}
+
+// A query is answered once even when no client owns the size: by the
+// earliest client whose terminal was sent it, or by wr when none was. The
+// answerer used to be the earliest client that may type, who may be drawn
+// from the model at a size of its own (never sent a query) or a relay with
+// no terminal: the program got no answer, and a shell reading its cursor
+// position hung.
+func TestQueryAnsweredWithNoOwner(t *testing.T) {
+	const app = `stty -echo; echo READY; read go; stty raw; printf 'Q\033[6n'; exec cat -v`
+	t.Run("only clients of other sizes", func(t *testing.T) {
+		e := newEnv(t)
+		a := e.term(80, 24, "attach", "s", "--", "sh", "-c", app)
+		a.expect("READY")
+		e.term(100, 30, "attach", "s")
+		e.term(40, 10, "attach", "s")
+		e.waitClients("s", 3)
+		a.send("\x1c")
+		if code := a.wait(); code != 0 {
+			t.Fatalf("detach: exit code %d", code)
+		}
+		if s, _ := e.session("s"); s.Owner != nil {
+			t.Fatalf("owner %d with two clients of other sizes left, want none", *s.Owner)
+		}
+		e.mustWr("send", "s", "--key", "Enter")
+		e.eventually("the program to be answered", func() bool {
+			return regexp.MustCompile(`Q\^\[\[\d+;\d+R`).MatchString(e.mustWr("capture", "s"))
+		})
+	})
+	t.Run("a relay attached first", func(t *testing.T) {
+		e := newEnv(t)
+		a := e.term(80, 24, "attach", "s", "--", "sh", "-c", app)
+		a.expect("READY")
+		relay := exec.Command(wrBin, "attach", "--no-create", "s") // no terminal
+		relay.Env, relay.Dir = e.vars, e.dir
+		if err := relay.Start(); err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { _ = relay.Process.Kill(); _ = relay.Wait() })
+		e.waitClients("s", 2)
+		b := e.term(80, 24, "attach", "s")
+		c := e.term(80, 24, "attach", "s")
+		e.waitClients("s", 4)
+		a.send("\x1c")
+		if code := a.wait(); code != 0 {
+			t.Fatalf("detach: exit code %d", code)
+		}
+		e.mustWr("send", "s", "--key", "Enter")
+		b.expect("\x1b[6n")
+		c.expect("\x1b[6n")
+		c.send("\x1b[6;6R")
+		c.send("\x1b[<64;1;1M") // the wheel, forwarded from anyone: C's answer is behind
+		b.send("\x1b[5;5R")
+		e.eventually("B's answer and C's wheel to reach the program", func() bool {
+			out := e.mustWr("capture", "s")
+			return strings.Contains(out, "^[[5;5R") && strings.Contains(out, "^[[<64;1;1M")
+		})
+		if out := e.mustWr("capture", "s"); strings.Contains(out, "^[[6;6R") {
+			t.Fatalf("the program was given C's answer too:\n%s", out)
+		}
 	})
 }

@@ -473,7 +473,7 @@ func (s *server) adoptSession(hs handoffSession) (*session, error) {
 	}
 	ss.ptySize = ss.proc
 	ss.model = newModel(hs.Cols, hs.Rows, hs.Scrollback, &ss.mu,
-		func() bool { return ss.answerers.Load() == 0 },
+		func() bool { return ss.sentQueries.Load() == 0 },
 		func(p []byte) { _ = ss.writePTY(p) })
 	ss.model.dropped = ss.killed.Load
 	ss.model.typing, ss.model.self = &ss.srv.typing, ss

@@ -98,15 +98,18 @@ func (ss *session) forward(c *client, out []byte, segs []segment) error {
 	return nil
 }
 
-// answererLocked is the client whose terminal answers for the session: the size
-// owner, or with no owner the earliest attached client that may type.
-// Called with mu held.
+// answererLocked is the client whose terminal answers for the session: the
+// size owner, or the earliest attached client that could own the size and
+// is sent the program's bytes. A client drawn from the model at another
+// size, or one with no terminal (a relay), never sees a query: chosen, it
+// left the program without an answer (countSentQueriesLocked). Called with
+// mu held.
 func (ss *session) answererLocked() *client {
-	if ss.owner != nil {
+	if ss.owner != nil && ss.owner.view == nil {
 		return ss.owner
 	}
 	for _, c := range ss.order {
-		if !c.readOnly {
+		if c.canOwn() && c.view == nil {
 			return c
 		}
 	}
