@@ -225,3 +225,27 @@ func TestASmallerClientIsPlacedAsTmuxPlacesIt(t *testing.T) {
 		return last[0] == "HEADER"
 	})
 }
+
+// A client of another size is drawn from the model, and its terminal is
+// set up to send what the program asked for: kitty's keyboard flags and
+// modifyOtherKeys change what a key sends, and that client's first key,
+// which takes the size, reaches the program before the client is sent its
+// bytes. They were sent only once the client had taken the size, and the
+// window title never.
+func TestAClientOfAnotherSizeGetsTheKeyboardModesAndTitle(t *testing.T) {
+	e := newEnv(t)
+	e.mustWr("new", "-d", "k", "--", "sh", "-c",
+		`stty -echo; printf '\033[>5u\033[>4;2m\033]2;the title\007READY'; read x; printf '\033[<u\033[>4;0m\033]2;\007GONE'; exec sleep 1000`)
+	owner := e.term(80, 24, "attach", "k")
+	owner.expect("READY")
+	drawn := e.term(100, 30, "attach", "k") // the session is 80x24: drawn
+	drawn.expect("READY")
+	drawn.expect("\x1b[=5;1u")
+	drawn.expect("\x1b[>4;2m")
+	drawn.expect("\x1b]2;the title\x1b\\")
+	e.mustWr("send", "k", "--key", "Enter")
+	drawn.expect("GONE")
+	drawn.expect("\x1b[=0;1u")
+	drawn.expect("\x1b[>4;0m")
+	drawn.expect("\x1b]2;\x1b\\")
+}

@@ -1,5 +1,7 @@
 package screen
 
+import "strconv"
+
 // A View is what a terminal of another size than the screen shows of it,
 // drawn from the model rather than from the program's bytes (design section
 // 5, "Clients of another size"). It keeps a shadow of that terminal: at most
@@ -18,9 +20,11 @@ package screen
 // nothing ever wraps: every run of cells starts with a cursor move, and a
 // two-column character is never drawn in the last column. The
 // modes that change what the terminal sends (cursor keys, keypad, mouse
-// tracking, focus, bracketed paste) and reverse video and cursor blink
-// follow the screen's, so that keys typed into a drawn client mean what they
-// would on the program's own terminal.
+// tracking, focus, bracketed paste, kitty's keyboard flags, modifyOtherKeys)
+// and reverse video, cursor blink and the window title follow the screen's,
+// so that keys typed into a drawn client mean what they would on the
+// program's own terminal: the first of them takes the size, and reaches the
+// program before the client is sent its bytes.
 type View struct {
 	cols, rows  int
 	cells       []cell // the shadow: what the terminal shows, rows*cols
@@ -29,8 +33,11 @@ type View struct {
 	curX, curY  int    // the terminal's cursor
 	visible     bool   // the terminal shows its cursor
 	modes       modeSet
-	compactions int  // the screen's when the shadow was taken: a compaction renumbers styles
-	valid       bool // false: the next update clears the terminal and draws it all
+	kitty       int    // the kitty keyboard flags the terminal has, -1 unknown
+	otherKeys   uint8  // the terminal's modifyOtherKeys
+	title       string // the window title the view set
+	compactions int    // the screen's when the shadow was taken: a compaction renumbers styles
+	valid       bool   // false: the next update clears the terminal and draws it all
 	// openID and openText are the screen's open cluster entry when the
 	// shadow was last drawn (-1: none) and its text then. A combining
 	// character that comes after an update joins the open entry in place,
@@ -121,6 +128,10 @@ func (s *Screen) drawView(p *painter, v *View, g *grid) {
 		}
 		clear(v.cells)
 		v.curX, v.curY, v.visible, v.modes = 0, 0, false, 0
+		// The prefix turns modifyOtherKeys off, and leaves the kitty
+		// flags, which the terminal may have been sent with the
+		// program's bytes, and the title.
+		v.kitty, v.otherKeys = -1, 0
 		v.compactions, v.valid = s.compactions, true
 	}
 	v.findStale(s)
@@ -157,6 +168,24 @@ func (s *Screen) drawView(p *painter, v *View, g *grid) {
 			}
 		}
 		v.modes = want
+	}
+	if f := int(g.kitty.flags); f != v.kitty {
+		// The flags of the grid drawn: a drawn terminal stays on its
+		// primary screen, and a hand-off sets its alternate screen's.
+		p.b = append(p.b, "\x1b[="...)
+		p.b = strconv.AppendInt(p.b, int64(f), 10)
+		p.b = append(p.b, ";1u"...)
+		v.kitty = f
+	}
+	if s.modifyOtherKeys != v.otherKeys {
+		p.b = append(p.b, "\x1b[>4;"...)
+		p.b = strconv.AppendInt(p.b, int64(s.modifyOtherKeys), 10)
+		p.b = append(p.b, 'm')
+		v.otherKeys = s.modifyOtherKeys
+	}
+	if s.title != v.title {
+		p.b = appendOSC(p.b, 2, s.title)
+		v.title = s.title
 	}
 	// A hidden cursor may be outside the view: it goes to the nearest
 	// cell, where the terminal would clamp it anyway.
