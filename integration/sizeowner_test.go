@@ -413,12 +413,18 @@ func TestQueryAnsweredWithNoOwner(t *testing.T) {
 		t.Cleanup(func() { _ = relay.Process.Kill(); _ = relay.Wait() })
 		e.waitClients("s", 2)
 		b := e.term(80, 24, "attach", "s")
+		e.waitClients("s", 3) // B before C: the earliest answers
 		c := e.term(80, 24, "attach", "s")
 		e.waitClients("s", 4)
 		a.send("\x1c")
 		if code := a.wait(); code != 0 {
 			t.Fatalf("detach: exit code %d", code)
 		}
+		defer func() {
+			if t.Failed() {
+				t.Logf("the session shows:\n%s\nls: %+v", e.mustWr("capture", "s"), e.ls())
+			}
+		}()
 		e.mustWr("send", "s", "--key", "Enter")
 		b.expect("\x1b[6n")
 		c.expect("\x1b[6n")
