@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"os/exec"
 	"os/signal"
@@ -24,16 +25,50 @@ import (
 // createRecording opens path for a recording, write-only: os.Create's
 // read-write open would make wr a reader of a FIFO it is given, so once
 // the real reader left every write would block for ever instead of
-// failing.
-func createRecording(path string) (*os.File, error) {
+// failing. It is opened before anything is asked of the server, so a file
+// that cannot be written is said at once, and emptied only by the
+// recording's first write: a command that fails (no such session, a name
+// taken, no server) leaves the file as it was, and makes none.
+func createRecording(path string) (*recording, error) {
 	if path == "-" {
 		return nil, &usageError{errors.New("--record - would write the recording where nobody reads it (the terminal, or nowhere for wr new -d); `wr record NAME -` writes one to stdout")}
 	}
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o666)
+	_, statErr := os.Lstat(path)
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE, 0o666)
 	if err != nil {
 		return nil, fail(1, "cannot create the recording: %v", err)
 	}
-	return f, nil
+	return &recording{f: f, path: path, made: errors.Is(statErr, fs.ErrNotExist)}, nil
+}
+
+// recording is the file a recording goes to (createRecording).
+type recording struct {
+	f       *os.File
+	path    string
+	made    bool // createRecording made it
+	written bool
+}
+
+func (r *recording) Write(p []byte) (int, error) {
+	if !r.written {
+		r.written = true
+		if fi, err := r.f.Stat(); err == nil && fi.Mode().IsRegular() {
+			if err := r.f.Truncate(0); err != nil {
+				return 0, err
+			}
+		}
+	}
+	return r.f.Write(p)
+}
+
+// Close closes the file, and removes it if createRecording made it and
+// nothing was recorded.
+func (r *recording) Close() error {
+	err := r.f.Close()
+	if r.made && !r.written {
+		_ = os.Remove(r.path)
+	}
+	return err
 }
 
 // recorderReady is what a background recorder (wr new -d --record) says
@@ -75,7 +110,7 @@ func recordCommand() *cli.Command {
 			}
 			// "-" is stdout, as for asciinema's cat and most tools: wr
 			// record NAME - | gzip.
-			var f *os.File
+			var f *recording
 			var w io.Writer = stdout
 			if path != "-" || c.Bool("create") {
 				if f, err = createRecording(path); err != nil {

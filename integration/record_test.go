@@ -6,10 +6,13 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"syscall"
 	"testing"
@@ -250,5 +253,53 @@ func TestRecordToStdout(t *testing.T) {
 	}
 	if r := e.wr("has", "bg"); r.code != 1 {
 		t.Error("a session was created though its recording was refused")
+	}
+}
+
+// A recording command that fails leaves the file as it was: an existing
+// file was emptied before the session was looked for, so a typo in a name
+// cost a recording made before. A file it would have made is not left
+// behind empty. One that succeeds replaces what was there.
+func TestAFailedRecordingLeavesTheFile(t *testing.T) {
+	e := newEnv(t)
+	e.mustWr("new", "-d", "taken", "--", "sleep", "1000")
+	old := filepath.Join(e.dir, "old.cast")
+	write := func() {
+		if err := os.WriteFile(old, []byte("precious\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, args := range [][]string{
+		{"record", "nosuch", old},
+		{"new", "-d", "--record", old, "taken", "--", "true"},
+		{"attach", "--no-create", "--record", old, "nosuch"},
+	} {
+		write()
+		if r := e.wr(args...); r.code != 1 {
+			t.Fatalf("wr %v: exit %d, stderr %q; want 1", args, r.code, r.stderr)
+		}
+		if b, _ := os.ReadFile(old); string(b) != "precious\n" {
+			t.Errorf("wr %v failed and left the file holding %q", args, b)
+		}
+		made := filepath.Join(e.dir, "made.cast")
+		args = slices.Replace(slices.Clone(args), slices.Index(args, old), slices.Index(args, old)+1, made)
+		if r := e.wr(args...); r.code != 1 {
+			t.Fatalf("wr %v: exit %d, stderr %q; want 1", args, r.code, r.stderr)
+		}
+		if _, err := os.Stat(made); !errors.Is(err, fs.ErrNotExist) {
+			t.Errorf("wr %v failed and left %s behind (%v)", args, made, err)
+		}
+	}
+	write()
+	e.mustWr("new", "-d", "--record", old, "job", "--", "sh", "-c", "echo RECORDED; exit 3")
+	if r := e.wr("wait", "--timeout", "20s", "job"); r.code != 3 {
+		t.Fatalf("wr wait job: exit %d, stderr %q; want 3", r.code, r.stderr)
+	}
+	e.eventually("the recording to hold the output", func() bool {
+		c, ok := readCast(t, old)
+		return ok && strings.Contains(c.output(), "RECORDED")
+	})
+	if b, _ := os.ReadFile(old); strings.Contains(string(b), "precious") {
+		t.Errorf("a recording written over an old file kept the old text:\n%s", b)
 	}
 }
