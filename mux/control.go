@@ -8,6 +8,7 @@ import (
 	"os"
 	"slices"
 	"sort"
+	"strings"
 	"time"
 
 	"wr/screen"
@@ -382,6 +383,7 @@ func (s *server) waitOn(conn *net.UnixConn, ss *session) {
 // removed.
 func (s *server) handleKill(conn *net.UnixConn, req wire.Kill) {
 	var targets []*session
+	var missing []string
 	s.mu.Lock()
 	switch {
 	case req.Exited:
@@ -395,22 +397,33 @@ func (s *server) handleKill(conn *net.UnixConn, req wire.Kill) {
 			targets = append(targets, ss)
 		}
 	default:
+		// Those named that exist are killed, as kill(1) and rm go on past
+		// a name they cannot find: a script's wr kill build test must not
+		// leave test running because build was collected already.
 		for _, name := range req.Names {
-			ss := s.sessions[name]
-			if ss == nil {
+			if wire.CheckName(name) != nil {
 				s.mu.Unlock()
-				if wire.CheckName(name) != nil {
-					s.replyErr(conn, wire.CodeBadName, "invalid session name %q: %s", name, wire.NameRule)
-				} else {
-					s.replyErr(conn, wire.CodeNoSession, "no session named %s", name)
-				}
+				s.replyErr(conn, wire.CodeBadName, "invalid session name %q: %s", name, wire.NameRule)
 				return
 			}
-			targets = append(targets, ss)
+			if ss := s.sessions[name]; ss != nil {
+				targets = append(targets, ss)
+			} else if !slices.Contains(missing, name) {
+				missing = append(missing, name)
+			}
 		}
 	}
 	s.mu.Unlock()
-	s.reply(conn, wire.TypeOK, wire.OK{Names: s.end(targets, "removed by wr kill")})
+	ended := s.end(targets, "removed by wr kill")
+	if len(missing) > 0 {
+		msg := "no session named " + strings.Join(missing, ", no session named ")
+		if len(ended) > 0 {
+			msg += " (" + strings.Join(ended, ", ") + " ended)"
+		}
+		s.replyErr(conn, wire.CodeNoSession, "%s", msg)
+		return
+	}
+	s.reply(conn, wire.TypeOK, wire.OK{Names: ended})
 }
 
 // end kills the running sessions of targets and removes the exited ones,
