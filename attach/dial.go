@@ -87,7 +87,15 @@ func dialLocal(socket string, awaitLost bool) (*Conn, error) {
 		switch {
 		case err == nil:
 			return &Conn{c: c, socket: socket}, nil
-		case errors.Is(err, syscall.ENOENT) || errors.Is(err, syscall.ECONNREFUSED):
+		case errors.Is(err, syscall.ECONNREFUSED):
+			// A file that is not a socket refuses too: said, so that a
+			// mistyped --socket or WR_SOCKET does not read as "no
+			// sessions" (ls printed nothing, kill --all did nothing).
+			if _, nerr := dir.CheckSocket(filepath.Base(socket)); nerr != nil {
+				return nil, nerr
+			}
+			return nil, fmt.Errorf("%w on %s", ErrNoServer, socket)
+		case errors.Is(err, syscall.ENOENT):
 			return nil, fmt.Errorf("%w on %s", ErrNoServer, socket)
 		case errors.Is(err, syscall.EAGAIN):
 			// A full backlog: most often a stopped server's, with every

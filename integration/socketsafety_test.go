@@ -326,8 +326,8 @@ func runSwapper() int {
 }
 
 // A --socket naming an existing file that is not a socket is refused with
-// the path in the message, and the file is left exactly as it was: the
-// server removes only a stale socket.
+// the path in the message, by every verb, and the file is left exactly as
+// it was: the server removes only a stale socket.
 func TestSocketPathNotASocketRefused(t *testing.T) {
 	e := newEnv(t)
 	notes := filepath.Join(e.dir, "notes.md")
@@ -339,6 +339,13 @@ func TestSocketPathNotASocketRefused(t *testing.T) {
 		{"--socket", notes, "new", "-d", "x", "--", "sh"},
 		{"--socket", notes, "server", "run"},
 		{"--socket", notes, "server", "run", "--daemon"},
+		// Verbs that never start a server said nothing, and ls printed no
+		// sessions: a mistyped WR_SOCKET read as "nothing running".
+		{"--socket", notes, "ls"},
+		{"--socket", notes, "ls", "--json"},
+		{"--socket", notes, "kill", "--all"},
+		{"--socket", notes, "has", "x"},
+		{"--socket", notes, "server", "status"},
 	} {
 		r := e.wr(args...)
 		want := "wr: " + notes + " exists and is not a socket; pick another --socket\n"
