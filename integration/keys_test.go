@@ -93,3 +93,36 @@ func TestSendStdin10MiB(t *testing.T) {
 	waitFile(e, file, len(data))
 	compareFile(t, file, data)
 }
+
+// A program reading lines (its terminal in canonical mode, as cat and the
+// shell's read leave it) is given at most 4095 bytes of a line: the kernel
+// drops the rest. A send with a longer line is refused with a clear error
+// before any of it is written, or for a stream from the chunk that holds
+// it; it used to write it, say it had, and the program got 4096 of 10001
+// bytes. Lines up to the limit, and any line to a program reading raw, go
+// through whole.
+func TestSendRefusesALineLongerThanAReaderIsGiven(t *testing.T) {
+	e := newEnv(t)
+	file := filepath.Join(e.dir, "lines.out")
+	e.mustWr("new", "-d", "lines", "--", "sh", "-c", `stty -echo; echo READY; exec cat > "$0"`, file)
+	waitReady(e, "lines")
+	long := strings.Repeat("x", 5000)
+	if r := e.wr("send", "lines", "--enter", long); r.code != 1 || !strings.Contains(r.stderr, "longer than the 4095 bytes a program reading lines is given") {
+		t.Fatalf("wr send of a 5000-byte line: exit %d, stderr %q; want 1 and the line limit", r.code, r.stderr)
+	}
+	most := strings.Repeat("y", 4095) + "\n"
+	e.mustWr("send", "lines", most)
+	waitFile(e, file, len(most))
+	compareFile(t, file, []byte(most)) // nothing of the refused send
+	stream := strings.Repeat(strings.Repeat("z", 4000)+"\n", 40) + long + "\n"
+	if r := e.wrIn(stream, e.vars, "send", "lines", "-"); r.code != 1 || !strings.Contains(r.stderr, "longer than the 4095") {
+		t.Fatalf("wr send - with a 5000-byte line: exit %d, stderr %q; want 1 and the line limit", r.code, r.stderr)
+	}
+
+	raw := filepath.Join(e.dir, "raw.out")
+	e.mustWr("new", "-d", "raw", "--", "sh", "-c", `stty raw -echo; echo READY; exec head -c 5001 > "$0"`, raw)
+	waitReady(e, "raw")
+	e.mustWr("send", "raw", "--enter", long)
+	waitFile(e, raw, 5001)
+	compareFile(t, raw, []byte(long+"\r"))
+}

@@ -1,6 +1,7 @@
 package mux
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -11,6 +12,7 @@ import (
 	"strings"
 	"time"
 
+	"wr/ptyproc"
 	"wr/screen"
 	"wr/wire"
 )
@@ -265,10 +267,14 @@ type sendOp struct {
 	deadline time.Time // zero: none
 	written  int64
 	err      error // the PTY write that failed
+	// ends are the bytes that end a line while the program reads lines
+	// (nil: it does not), and line how long the line being sent is so far.
+	ends []byte
+	line int
 }
 
 func newSendOp(ss *session, size, timeoutMS int64) *sendOp {
-	op := &sendOp{ss: ss, size: size}
+	op := &sendOp{ss: ss, size: size, ends: ss.proc.LineEnds()}
 	if timeoutMS > 0 {
 		op.timeout = time.Duration(timeoutMS) * time.Millisecond
 		op.deadline = time.Now().Add(op.timeout)
@@ -277,12 +283,40 @@ func newSendOp(ss *session, size, timeoutMS int64) *sendOp {
 }
 
 func (op *sendOp) Write(b []byte) (int, error) {
+	if err := op.checkLines(b); err != nil {
+		op.err = err
+		return 0, err
+	}
 	n, err := op.ss.writePTYBy(b, op.deadline)
 	op.written += int64(n)
 	if err != nil {
 		op.err = err
 	}
 	return n, err
+}
+
+// errLongLine is a send with a line longer than a program reading lines is
+// given: the kernel would keep its first MaxLine bytes and drop the rest,
+// and the send would have said it was all written.
+var errLongLine = fmt.Errorf("a line is longer than the %d bytes a program reading lines is given (its terminal is in canonical mode, and the rest would be dropped)", ptyproc.MaxLine)
+
+// checkLines refuses b, before any of it is written, if it makes a line
+// longer than the program can be given. A send of one frame is refused
+// whole; a stream, from the chunk that holds the long line.
+func (op *sendOp) checkLines(b []byte) error {
+	if op.ends == nil {
+		return nil
+	}
+	n := op.line
+	for _, c := range b {
+		if bytes.IndexByte(op.ends, c) >= 0 {
+			n = 0
+		} else if n++; n > ptyproc.MaxLine {
+			return errLongLine
+		}
+	}
+	op.line = n
+	return nil
 }
 
 // sendFailed answers a send that failed with err: a timeout says how much
@@ -297,6 +331,9 @@ func (s *server) sendFailed(conn net.Conn, op *sendOp, err error) {
 		why = err.Error() + " (the program is not reading it)"
 	case errors.Is(err, errClientSlow):
 		why = err.Error()
+	case errors.Is(err, errLongLine):
+		s.replyErr(conn, wire.CodeLongLine, "send to %s: %v; %d bytes written", name, err, op.written)
+		return
 	default:
 		s.replyErr(conn, wire.CodeNoSession, "send to %s: %v (%d bytes written)", name, err, op.written)
 		return

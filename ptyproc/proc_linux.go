@@ -64,3 +64,31 @@ func (p *Process) Buffered() int {
 	})
 	return n
 }
+
+// MaxLine is the longest line a program reading lines is given: Linux
+// keeps 4096 bytes of a line being typed, its end included, and drops what
+// comes past them.
+const MaxLine = 4095
+
+// LineEnds returns the bytes that end a line when the terminal is in
+// canonical mode (the program reads lines, as cat and the shell's read
+// do): NL, CR where ICRNL makes it one, and the EOF, EOL and EOL2
+// characters that are set. It returns nil when the terminal is not in
+// canonical mode, or cannot be read.
+func (p *Process) LineEnds() []byte {
+	var t *unix.Termios
+	_ = p.raw.Control(func(fd uintptr) { t, _ = unix.IoctlGetTermios(int(fd), unix.TCGETS) })
+	if t == nil || t.Lflag&unix.ICANON == 0 {
+		return nil
+	}
+	ends := []byte{'\n'}
+	if t.Iflag&unix.ICRNL != 0 && t.Iflag&unix.IGNCR == 0 {
+		ends = append(ends, '\r')
+	}
+	for _, c := range []byte{t.Cc[unix.VEOF], t.Cc[unix.VEOL], t.Cc[unix.VEOL2]} {
+		if c != 0 && c != 0xff { // unset, or _POSIX_VDISABLE
+			ends = append(ends, c)
+		}
+	}
+	return ends
+}

@@ -334,9 +334,10 @@ const (
 	CodeInternal  = "internal"
 	CodeBadFrame  = "bad-frame"
 	CodeStopping  = "stopping"
-	CodeTimeout   = "timeout" // a send the program did not take in time
-	CodeBadKey    = "bad-key" // a SendKeys key this server does not know
-	CodeLoop      = "loop"    // an attach from inside a session its target shows
+	CodeTimeout   = "timeout"   // a send the program did not take in time
+	CodeBadKey    = "bad-key"   // a SendKeys key this server does not know
+	CodeLoop      = "loop"      // an attach from inside a session its target shows
+	CodeLongLine  = "long-line" // a send with a line longer than a program reading lines is given
 )
 
 // List asks for every session. Since 1.5 a client may ask for pages,
