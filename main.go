@@ -500,6 +500,13 @@ func newCommand() *cli.Command {
 			if !c.Bool("detached") {
 				return doAttach(c, name, command, attach.Options{Create: true, Exclusive: true})
 			}
+			// Nothing attaches to use it, but a key attach would refuse is
+			// a mistake all the same (in WR_DETACH_KEY, say): said alike.
+			if spec := c.String("detach-key"); spec != "" {
+				if _, err := attach.ParseDetachKey(spec); err != nil {
+					return &usageError{fmt.Errorf("bad detach key %q: %s", spec, attach.DetachKeyRule)}
+				}
+			}
 			host, bare := splitHost(name)
 			cl, err := clientAt(c, host)
 			if err != nil {

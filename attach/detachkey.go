@@ -13,7 +13,7 @@ import (
 var ErrBadDetachKey = errors.New("attach: bad detach key")
 
 // DetachKeyRule says which keys ParseDetachKey takes, for a person.
-const DetachKeyRule = `use ctrl-a..ctrl-z (not ctrl-h, ctrl-i, ctrl-j or ctrl-m: they are also Backspace, Tab and Enter), ctrl-\, ctrl-], ctrl-^, ctrl-_ or none`
+const DetachKeyRule = `use ctrl-a..ctrl-z (not ctrl-h, ctrl-i, ctrl-j or ctrl-m: they are also Backspace, Tab and Enter), ctrl-\, ctrl-], ctrl-^, ctrl-_, ctrl-@ or none`
 
 // DetachKey is the key that detaches a client: one control byte, and the
 // same key as a kitty keyboard protocol event (CSI code;5u), which a
@@ -34,7 +34,7 @@ func ParseDetachKey(s string) (DetachKey, error) {
 	}
 	k, ok := strings.CutPrefix(strings.ToLower(s), "ctrl-")
 	if !ok || len(k) != 1 {
-		return DetachKey{}, fmt.Errorf("%w %q: use ctrl-a..ctrl-z, ctrl-\\, ctrl-], ctrl-^, ctrl-_ or none", ErrBadDetachKey, s)
+		return DetachKey{}, fmt.Errorf("%w %q: use ctrl-a..ctrl-z (not h, i, j, m), ctrl-\\, ctrl-], ctrl-^, ctrl-_, ctrl-@ or none", ErrBadDetachKey, s)
 	}
 	c := k[0]
 	switch {
@@ -44,7 +44,7 @@ func ParseDetachKey(s string) (DetachKey, error) {
 	case 'a' <= c && c <= 'z', c == '@', c == '\\', c == ']', c == '^', c == '_':
 	default:
 		// ctrl-[ is ESC, which starts every arrow key and terminal report.
-		return DetachKey{}, fmt.Errorf("%w %q: use ctrl-a..ctrl-z (not h, i, j, m), ctrl-\\, ctrl-], ctrl-^, ctrl-_ or none", ErrBadDetachKey, s)
+		return DetachKey{}, fmt.Errorf("%w %q: use ctrl-a..ctrl-z (not h, i, j, m), ctrl-\\, ctrl-], ctrl-^, ctrl-_, ctrl-@ or none", ErrBadDetachKey, s)
 	}
 	return DetachKey{
 		b:     c & 0x1f,

@@ -76,6 +76,9 @@ func TestErrorsSpeakWithOneVoice(t *testing.T) {
 	for _, key := range []string{"meta-x", "ctrl-[", "ctrl-h", "ctrl-"} {
 		add("bad detach key", 2, "attach", "--detach-key", key, "x")
 	}
+	// wr new -d took any key: nothing attaches to use it, but it is a
+	// mistake all the same.
+	add("bad detach key", 2, "new", "-d", "--detach-key", "ctrl-1", "x", "--", "true")
 	add("bad flag", 2, "attach", "--bogus", "x")
 	add("unknown command", 2, "nosuchcommand")
 	add("missing name", 2, "attach")
@@ -104,7 +107,7 @@ func TestErrorsSpeakWithOneVoice(t *testing.T) {
 	cases = nil
 	for _, cmd := range [][]string{
 		{"send", "nosuch", "hi"}, {"capture", "nosuch"}, {"wait", "nosuch"},
-		{"kill", "nosuch"}, {"kill", "up", "nosuch"}, {"attach", "--no-create", "nosuch"},
+		{"kill", "nosuch"}, {"kill", "nosuch", "gone"}, {"attach", "--no-create", "nosuch"},
 	} {
 		add("unknown session", 1, cmd...)
 	}
