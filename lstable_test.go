@@ -15,6 +15,7 @@ func TestShownCommand(t *testing.T) {
 		{"DEL and a C1 control", []string{"a\x7fb\u0085c"}, `a\x7fb\x85c`},
 		{"invalid UTF-8", []string{"a\xffb"}, `a\xffb`},
 		{"wide and accented text kept", []string{"echo", "日本 é"}, "echo 日本 é"},
+		{"a right-to-left override", []string{"echo", "a\u202eb", "\u2066c\u2069"}, `echo a\u202eb \u2066c\u2069`},
 		{"a backslash kept", []string{`a\nb`}, `a\nb`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

@@ -203,6 +203,10 @@ func shownCommand(words []string) string {
 				b.WriteString(`\e`)
 			case r < 0x20 || r == 0x7f || r >= 0x80 && r < 0xa0:
 				fmt.Fprintf(&b, `\x%02x`, r)
+			case isBidiControl(r):
+				// Invisible, and it reorders what follows on the line: a
+				// right-to-left override makes the columns after it lie.
+				fmt.Fprintf(&b, `\u%04x`, r)
 			default:
 				b.WriteString(w[j : j+n])
 			}
@@ -210,6 +214,12 @@ func shownCommand(words []string) string {
 		}
 	}
 	return b.String()
+}
+
+// isBidiControl reports whether r is one of Unicode's bidirectional
+// formatting characters: marks, embeddings, overrides and isolates.
+func isBidiControl(r rune) bool {
+	return r == 0x061c || r == 0x200e || r == 0x200f || r >= 0x202a && r <= 0x202e || r >= 0x2066 && r <= 0x2069
 }
 
 // bridgeCommand is what ssh runs on the remote for HOST:NAME: it carries

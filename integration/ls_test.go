@@ -80,19 +80,20 @@ func TestLsTableAndJSON(t *testing.T) {
 
 // A command's control characters are escaped in the table: a sh -c
 // script of several lines kept one session to a line, and its escape
-// sequences reached the terminal that listed it. --json keeps it exact.
+// sequences reached the terminal that listed it, as did a right-to-left
+// override, which reversed the columns after it. --json keeps it exact.
 func TestLsEscapesControlsInTheCommand(t *testing.T) {
 	e := newEnv(t)
-	script := "sleep 600\n#\x1b]0;pwned\a\x1b[2J tail"
+	script := "sleep 600\n#\x1b]0;pwned\a\x1b[2J tail \u202eright-to-left"
 	e.mustWr("new", "-d", "evil", "--", "sh", "-c", script)
 	ls := e.mustWr("ls")
 	if lines := strings.Split(strings.TrimSuffix(ls, "\n"), "\n"); len(lines) != 2 {
 		t.Fatalf("wr ls shows %d lines for one session:\n%s", len(lines), ls)
 	}
-	if strings.ContainsAny(ls, "\x1b\a") || !strings.Contains(ls, `sh -c sleep 600\n#\e]0;pwned\x07\e[2J tail`) {
+	if strings.ContainsAny(ls, "\x1b\a\u202e") || !strings.Contains(ls, `sh -c sleep 600\n#\e]0;pwned\x07\e[2J tail \u202eright-to-left`) {
 		t.Fatalf("wr ls shows the command as %q", ls)
 	}
-	if js := e.mustWr("ls", "--json"); !strings.Contains(js, `"sleep 600\n#\u001b]0;pwned\u0007\u001b[2J tail"`) {
+	if js := e.mustWr("ls", "--json"); !strings.Contains(js, `"sleep 600\n#\u001b]0;pwned\u0007\u001b[2J tail `+"\u202e"+`right-to-left"`) {
 		t.Fatalf("wr ls --json: %s", js)
 	}
 }
