@@ -440,3 +440,29 @@ func TestQueryAnsweredWithNoOwner(t *testing.T) {
 		}
 	})
 }
+
+// The wheel over a client drawn at another size points at the cell that
+// client shows: a smaller terminal shows the screen from an offset (the
+// cursor kept in view), so its row 3 is the screen's row 17 here. Its
+// coordinates went to the program as they came, and scrolled whatever
+// was at the top instead; a larger terminal's blank edge, past the
+// screen, has nothing for the program.
+func TestWheelFromADrawnClientPointsWhereItShows(t *testing.T) {
+	e := newEnv(t)
+	a := e.term(80, 24, "attach", "s", "--", "sh", "-c", `stty raw -echo; printf '\033[20;1HREADY'; exec cat -v`)
+	a.expect("READY")
+	small := e.term(40, 10, "attach", "s") // shows rows 15-24: the cursor's row 20 in view
+	small.expect("READY")
+	big := e.term(100, 30, "attach", "s")
+	big.expect("READY")
+	e.waitClients("s", 3)
+	small.send("\x1b[<64;5;3M")
+	a.expect("^[[<64;5;17M")
+	big.send("\x1b[<65;90;5M") // right of the screen: dropped
+	big.send("\x1b[<65;7;5M")
+	a.expect("^[[<65;7;5M")
+	if out := string(a.output()); strings.Contains(out, ";90;5M") {
+		t.Errorf("a wheel past the screen's edge reached the program: %q", out)
+	}
+	e.requireSize("s", 80, 24, "the wheel from drawn clients")
+}

@@ -75,6 +75,7 @@ func (ss *session) armLoneESC(c *client) {
 // for the session, so a query asked once is answered once.
 func (ss *session) forward(c *client, out []byte, segs []segment) error {
 	for _, s := range segs {
+		run := out[s.start:s.end]
 		switch s.kind {
 		case inputAct:
 			ss.mu.Lock()
@@ -87,11 +88,23 @@ func (ss *session) forward(c *client, out []byte, segs []segment) error {
 			if !answers {
 				continue
 			}
+		case inputPassive:
+			// The wheel over a client drawn at another size points at the
+			// cell it shows, which is not the screen's.
+			ss.mu.Lock()
+			if c.view != nil {
+				dx, dy := c.view.Offset()
+				run = viewMouse(nil, run, dx, dy, ss.cols, ss.rows)
+			}
+			ss.mu.Unlock()
+			if len(run) == 0 {
+				continue
+			}
 		case inputOwner:
 			// Forwarded as the owner: it needs no deciding, and must not
 			// take the size back if another client claimed it meanwhile.
 		}
-		if err := ss.writePTY(out[s.start:s.end]); err != nil {
+		if err := ss.writePTY(run); err != nil {
 			return err
 		}
 	}
