@@ -92,7 +92,7 @@ func (ss *session) forward(c *client, out []byte, segs []segment) error {
 			// The wheel over a client drawn at another size points at the
 			// cell it shows, which is not the screen's.
 			ss.mu.Lock()
-			if c.view != nil {
+			if c.view != nil && !c.view.MousePixels() {
 				dx, dy := c.view.Offset()
 				run = viewMouse(nil, run, dx, dy, ss.cols, ss.rows)
 			}

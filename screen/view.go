@@ -79,6 +79,10 @@ func (v *View) Size() (cols, rows int) { return v.cols, v.rows }
 // Offset is the viewport's top left in the screen, as of the last update.
 func (v *View) Offset() (x, y int) { return v.ox, v.oy }
 
+// MousePixels reports whether the terminal was told to report the mouse
+// in pixels (?1016), as of the last update: its reports are not in cells.
+func (v *View) MousePixels() bool { return v.modes.has(modeMouseSGRPixels) }
+
 // Invalidate forgets what the terminal shows: the next update draws it
 // whole.
 func (v *View) Invalidate() { v.valid = false }
