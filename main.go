@@ -300,7 +300,10 @@ func checkName(arg string) error {
 		}
 	}
 	if err := wire.CheckName(name); err != nil {
-		if errors.Is(err, wire.ErrBadName) {
+		switch {
+		case name == "" && host != "":
+			err = fmt.Errorf("%q names a host and no session: write HOST:NAME", arg)
+		case errors.Is(err, wire.ErrBadName):
 			err = fmt.Errorf("invalid session name %q: %s", name, wire.NameRule)
 		}
 		return &usageError{err}

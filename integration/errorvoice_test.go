@@ -73,6 +73,7 @@ func TestErrorsSpeakWithOneVoice(t *testing.T) {
 	} {
 		add("bad name", 2, cmd...)
 	}
+	add("a host and no name", 2, "new", "-d", "box:")
 	for _, key := range []string{"meta-x", "ctrl-[", "ctrl-h", "ctrl-"} {
 		add("bad detach key", 2, "attach", "--detach-key", key, "x")
 	}
