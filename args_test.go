@@ -26,6 +26,9 @@ func TestNormalizeArgs(t *testing.T) {
 		{"short alias", "wr attach x -d", "wr attach -d x"},
 		{"global flags before the verb stay", "wr --socket /s capture x --ansi", "wr --socket /s capture --ansi x"},
 		{"unknown verb", "wr lss -x", "wr lss -x"},
+		{"help of a verb with subcommands", "wr help server", "wr server --help"},
+		{"help of a subcommand", "wr help server stop", "wr server stop --help"},
+		{"help of a verb", "wr help attach", "wr help attach"},
 	}
 	notFound := ""
 	app := newApp(&notFound)

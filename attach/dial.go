@@ -91,8 +91,11 @@ func dialLocal(socket string, awaitLost bool) (*Conn, error) {
 			// A file that is not a socket refuses too: said, so that a
 			// mistyped --socket or WR_SOCKET does not read as "no
 			// sessions" (ls printed nothing, kill --all did nothing).
-			if _, nerr := dir.CheckSocket(filepath.Base(socket)); nerr != nil {
-				return nil, nerr
+			// (A symlink to a stale socket is no server, as before.)
+			if fi, serr := os.Stat(socket); serr == nil && fi.Mode()&fs.ModeSocket == 0 {
+				if _, nerr := dir.CheckSocket(filepath.Base(socket)); nerr != nil {
+					return nil, nerr
+				}
 			}
 			return nil, fmt.Errorf("%w on %s", ErrNoServer, socket)
 		case errors.Is(err, syscall.ENOENT):

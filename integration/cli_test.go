@@ -24,6 +24,14 @@ func TestCommandLineForgives(t *testing.T) {
 	if out := e.mustWr("help", "capture"); !strings.Contains(out, "--ansi") || !strings.Contains(out, "wr capture") {
 		t.Errorf("wr help capture: %q; want its flags", out)
 	}
+	// A verb with subcommands lists them, and each has its own page: wr
+	// help server listed none, and wr help server stop showed server's.
+	if out := e.mustWr("help", "server"); !strings.Contains(out, "upgrade") || !strings.Contains(out, "status") {
+		t.Errorf("wr help server: %q; want its subcommands", out)
+	}
+	if out := e.mustWr("help", "server", "stop"); !strings.Contains(out, "wr server stop - ") {
+		t.Errorf("wr help server stop: %q; want stop's page", out)
+	}
 	v1, v2 := e.mustWr("--version"), e.mustWr("version")
 	if v1 != v2 || !strings.HasPrefix(v1, "wr ") || !strings.Contains(v1, fmt.Sprintf("protocol %d.%d", wire.ProtocolMajor, wire.ProtocolMinor)) {
 		t.Errorf("wr --version %q and wr version %q: want the same line, with the protocol", v1, v2)

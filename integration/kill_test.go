@@ -38,7 +38,7 @@ func TestKillNamesAndAll(t *testing.T) {
 	// An unknown name is said, and the others are killed all the same, as
 	// kill(1) and rm go on: a cleanup's wr kill build test must not leave
 	// test running because build was gone already. (It used to kill none.)
-	r = e.wr("kill", "nosuch", "c", "ghost")
+	r = e.wr("kill", "nosuch", "c", "c", "ghost")
 	if want := "wr: no session named nosuch, no session named ghost (c ended)"; r.code != 1 || strings.TrimSpace(r.stderr) != want {
 		t.Fatalf("kill nosuch c ghost = %+v, want exit 1 and %q", r, want)
 	}

@@ -78,6 +78,7 @@ func TestNonActingInputKeepsSize(t *testing.T) {
 		{"kitty keyboard flags report", []string{"\x1b[?1u"}, false},
 		{"OSC colour answer", []string{"\x1b]11;rgb:0000/0000/0000\x1b\\"}, false},
 		{"title report in UTF-8, 0x9c inside", []string{"\x1b]l日本\x1b\\"}, false},
+		{"kitty's remote control answer", []string{"\x1bP@kitty-cmd{\"ok\":true}\x1b\\"}, false},
 		{"XTSMGRAPHICS answer", []string{"\x1b[?1;0;256S"}, false},
 		{"DECREPTPARM answer", []string{"\x1b[2;1;1;112;112;1;0x"}, false},
 		{"XTQMODKEYS answer", []string{"\x1b[>4;2m"}, false},
@@ -365,6 +366,15 @@ func TestAltStringIntroducersAreKeys(t *testing.T) {
 		a.send("i")
 		a.expect("i")
 		e.requireSize("s", 80, 24, "A's i after its Escape")
+	})
+	t.Run("keys after rxvt-unicode's answer, ended by an 8-bit ST", func(t *testing.T) {
+		e, a, b := twoClients(t)
+		b.send("\x1b]l日本\x9chello\r") // a title report, then typing
+		a.expect("hello")
+		if strings.Contains(string(a.output()), "^[]l") {
+			t.Errorf("the report reached the program from a client that does not answer: %q", a.output())
+		}
+		e.requireSize("s", 100, 30, "B's keys")
 	})
 	t.Run("Alt+[ alone is a key", func(t *testing.T) {
 		e, a, b := twoClients(t)

@@ -364,6 +364,26 @@ func TestSocketPathNotASocketRefused(t *testing.T) {
 	}
 }
 
+// A symlink to a socket nobody listens on is no server, as a stale socket
+// is: only a path that is not a socket at all is refused by name.
+func TestSymlinkToAStaleSocketIsNoServer(t *testing.T) {
+	e := newEnv(t)
+	stale := filepath.Join(e.dir, "stale.sock")
+	l, err := net.ListenUnix("unix", &net.UnixAddr{Name: stale, Net: "unix"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	l.SetUnlinkOnClose(false)
+	l.Close()
+	link := filepath.Join(e.dir, "link.sock")
+	if err := os.Symlink(stale, link); err != nil {
+		t.Fatal(err)
+	}
+	if r := e.wr("--socket", link, "ls"); r.code != 0 || r.stdout != "" || r.stderr != "" {
+		t.Errorf("wr ls through a symlink to a stale socket: exit %d, stdout %q, stderr %q; want nothing, as with no server", r.code, r.stdout, r.stderr)
+	}
+}
+
 // A session's command holds the terminal as 0, 1 and 2 and no other
 // descriptor, whatever the client that started the server had open; and
 // the server does not hold the client's descriptors either.

@@ -74,6 +74,7 @@ type inputClassifier struct {
 	seq      []byte // bytes of the unfinished sequence, held back
 	seqSent  int    // how many of seq were already forwarded in passthrough
 	strESC   bool   // a string ended with ESC: its ST's '\' is next
+	utf8Need int    // continuation bytes still to come of a string's UTF-8 character
 	x10Need  int    // raw X10 mouse bytes still to come after CSI M
 	paste    bool   // inside a bracketed paste
 	pasteEnd int    // how much of pasteEnd has matched
@@ -333,12 +334,21 @@ func (c *inputClassifier) step(ch byte, passthrough bool) {
 	}
 
 	if st := c.p.State(); inString(st) {
+		if len(c.seq) <= 2 || ch < 0x80 {
+			c.utf8Need = 0 // a new string, or a character over
+		}
 		switch {
-		case ch >= 0x80 && c.seq[0] == ansi.ESC:
-			// A terminal that sends 7-bit controls reads a string's body
-			// as UTF-8, where 0x9C (ST in 8 bits) is the middle byte of 本
-			// (E6 9C AC): the parser took it for the string's end, and
-			// what followed for keys.
+		case c.seq[0] == ansi.ESC && (ch >= 0xc0 || ch >= 0x80 && c.utf8Need > 0):
+			// A string's body is UTF-8, where 0x9C (ST in 8 bits) is the
+			// middle byte of 本 (E6 9C AC): the parser took it for the
+			// string's end, and what followed for keys. A 0x9C that
+			// continues no character is ST (rxvt-unicode ends its 7-bit
+			// answers so).
+			if ch >= 0xc0 {
+				c.utf8Need = utf8Continuations(ch)
+			} else {
+				c.utf8Need--
+			}
 			c.seq = append(c.seq, ch)
 			c.checkCaps(passthrough)
 			return
@@ -425,11 +435,23 @@ func answerStarts(intro, ch byte) bool {
 	case ']':
 		return digit || ch == 'l' || ch == 'L'
 	case 'P':
-		return digit || ch == '>' || ch == '!'
+		return digit || ch == '>' || ch == '!' || ch == '@' // kitty's remote control: @kitty-cmd
+
 	case '_':
 		return ch == 'G'
 	}
 	return true
+}
+
+// utf8Continuations is how many continuation bytes follow UTF-8 lead byte b.
+func utf8Continuations(b byte) int {
+	switch {
+	case b >= 0xf0:
+		return 3
+	case b >= 0xe0:
+		return 2
+	}
+	return 1
 }
 
 // isC0 reports whether ch is a C0 control a terminal executes without

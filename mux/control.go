@@ -268,13 +268,14 @@ type sendOp struct {
 	written  int64
 	err      error // the PTY write that failed
 	// ends are the bytes that end a line while the program reads lines
-	// (nil: it does not), and line how long the line being sent is so far.
+	// (nil: it does not), and line how long the line being sent is so far
+	// (what the kernel held of it before this send is not known).
 	ends []byte
 	line int
 }
 
 func newSendOp(ss *session, size, timeoutMS int64) *sendOp {
-	op := &sendOp{ss: ss, size: size, ends: ss.proc.LineEnds()}
+	op := &sendOp{ss: ss, size: size}
 	if timeoutMS > 0 {
 		op.timeout = time.Duration(timeoutMS) * time.Millisecond
 		op.deadline = time.Now().Add(op.timeout)
@@ -304,7 +305,10 @@ var errLongLine = fmt.Errorf("a line is longer than the %d bytes a program readi
 // longer than the program can be given. A send of one frame is refused
 // whole; a stream, from the chunk that holds the long line.
 func (op *sendOp) checkLines(b []byte) error {
-	if op.ends == nil {
+	// Read for each chunk: a program may leave canonical mode, or enter
+	// it, while a stream goes in.
+	if op.ends = op.ss.proc.LineEnds(); op.ends == nil {
+		op.line = 0
 		return nil
 	}
 	n := op.line
@@ -444,7 +448,9 @@ func (s *server) handleKill(conn *net.UnixConn, req wire.Kill) {
 				return
 			}
 			if ss := s.sessions[name]; ss != nil {
-				targets = append(targets, ss)
+				if !slices.Contains(targets, ss) {
+					targets = append(targets, ss)
+				}
 			} else if !slices.Contains(missing, name) {
 				missing = append(missing, name)
 			}

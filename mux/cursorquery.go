@@ -24,20 +24,32 @@ const cursorQueryWait = 3 * time.Second
 const maxCursorQueriesOwed = 64
 
 // cursorQueriesOwed is a client's count of cursor queries sent to its
-// terminal and not answered. It is counted up by the session's reader under
-// the session's mu and down by the client's input under its inMu, whose
-// lock order (inMu before mu) rules out one lock for both: so it is atomic.
+// terminal and not answered, with the time after which it owes none. It is
+// counted up by the session's reader under the session's mu and down by
+// the client's input under its inMu, whose lock order (inMu before mu)
+// rules out one lock for both: so both halves are one atomic word (the
+// deadline in milliseconds above 8 bits of count), and an expiry seen by
+// one side can never wipe queries the other has just counted.
 type cursorQueriesOwed struct {
-	n     atomic.Int32
-	until atomic.Int64 // unix nanoseconds after which nothing is owed
+	v atomic.Uint64
+}
+
+func packOwed(n int, until time.Time) uint64 { return uint64(until.UnixMilli())<<8 | uint64(n) }
+
+// unpackOwed is the count in v at now: none once its deadline has passed.
+func unpackOwed(v uint64, now time.Time) int {
+	if int64(v>>8) < now.UnixMilli() {
+		return 0
+	}
+	return int(v & 0xff)
 }
 
 // owe counts n more queries sent, from now.
 func (o *cursorQueriesOwed) owe(n int, now time.Time) {
-	o.until.Store(now.Add(cursorQueryWait).UnixNano())
 	for {
-		old := o.n.Load()
-		if o.n.CompareAndSwap(old, int32(min(int(old)+n, maxCursorQueriesOwed))) {
+		old := o.v.Load()
+		next := packOwed(min(unpackOwed(old, now)+n, maxCursorQueriesOwed), now.Add(cursorQueryWait))
+		if o.v.CompareAndSwap(old, next) {
 			return
 		}
 	}
@@ -45,28 +57,20 @@ func (o *cursorQueriesOwed) owe(n int, now time.Time) {
 
 // answered counts one answer, and reports whether one was owed.
 func (o *cursorQueriesOwed) answered(now time.Time) bool {
-	if now.UnixNano() > o.until.Load() {
-		o.n.Store(0)
-		return false
-	}
 	for {
-		old := o.n.Load()
-		if old <= 0 {
+		old := o.v.Load()
+		n := unpackOwed(old, now)
+		if n == 0 {
 			return false
 		}
-		if o.n.CompareAndSwap(old, old-1) {
+		if o.v.CompareAndSwap(old, old-1) {
 			return true
 		}
 	}
 }
 
-// owed is the count, for a hand-off: none once the wait has passed.
-func (o *cursorQueriesOwed) owed(now time.Time) int {
-	if now.UnixNano() > o.until.Load() {
-		return 0
-	}
-	return int(o.n.Load())
-}
+// owed is the count, for a hand-off.
+func (o *cursorQueriesOwed) owed(now time.Time) int { return unpackOwed(o.v.Load(), now) }
 
 // cursorQueryScan counts the cursor position queries (CSI 6n and DECXCPR's
 // CSI ?6n) in a program's output, read in chunks that may split one.

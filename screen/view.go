@@ -34,10 +34,11 @@ type View struct {
 	visible     bool   // the terminal shows its cursor
 	modes       modeSet
 	kitty       int    // the kitty keyboard flags the terminal has, -1 unknown
-	otherKeys   uint8  // the terminal's modifyOtherKeys
-	title       string // the window title the view set
-	compactions int    // the screen's when the shadow was taken: a compaction renumbers styles
-	valid       bool   // false: the next update clears the terminal and draws it all
+	otherKeys   int    // the terminal's modifyOtherKeys, -1 unknown
+	title       string // the window title the view set, if titleKnown
+	titleKnown  bool
+	compactions int  // the screen's when the shadow was taken: a compaction renumbers styles
+	valid       bool // false: the next update clears the terminal and draws it all
 	// openID and openText are the screen's open cluster entry when the
 	// shadow was last drawn (-1: none) and its text then. A combining
 	// character that comes after an update joins the open entry in place,
@@ -181,16 +182,19 @@ func (s *Screen) drawView(p *painter, v *View, g *grid) {
 		p.b = append(p.b, ";1u"...)
 		v.kitty = f
 	}
-	if s.modifyOtherKeys != v.otherKeys {
+	if int(s.modifyOtherKeys) != v.otherKeys {
 		p.b = append(p.b, "\x1b[>4;"...)
 		p.b = strconv.AppendInt(p.b, int64(s.modifyOtherKeys), 10)
 		p.b = append(p.b, 'm')
-		v.otherKeys = s.modifyOtherKeys
+		v.otherKeys = int(s.modifyOtherKeys)
 	}
-	if s.title != v.title {
+	// A title unknown (a new view, one taken over in an upgrade) is set
+	// when the program has one, as a restore sets it.
+	if s.title != v.title || !v.titleKnown && s.title != "" {
 		p.b = appendOSC(p.b, 2, s.title)
 		v.title = s.title
 	}
+	v.titleKnown = true
 	// A hidden cursor may be outside the view: it goes to the nearest
 	// cell, where the terminal would clamp it anyway.
 	cx, cy := min(max(s.x-v.ox, 0), v.cols-1), min(max(s.y-v.oy, 0), v.rows-1)

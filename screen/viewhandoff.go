@@ -10,5 +10,9 @@ func (s *Screen) ViewAt(cols, rows, x, y int) *View {
 	v := NewView(cols, rows)
 	v.ox, v.oy = x, y
 	s.AppendViewUpdate(nil, v)
+	// What an older server never sent a drawn terminal (keyboard flags,
+	// modifyOtherKeys, the title) is sent at the next update, unless it is
+	// the terminal's default.
+	v.kitty, v.otherKeys, v.titleKnown = 0, 0, false
 	return v
 }

@@ -29,3 +29,21 @@ func TestViewAtIsUpToDate(t *testing.T) {
 		t.Errorf("offset %d,%d, want %d,%d", vx, vy, x, y)
 	}
 }
+
+// A view taken over in an upgrade from a server that did not mirror the
+// keyboard modes and the title to drawn terminals gets them at its next
+// update.
+func TestViewAtSendsTheKeyboardModesAndTitle(t *testing.T) {
+	s := New(80, 24, 0)
+	s.Write([]byte("\x1b[>5u\x1b[>4;2m\x1b]2;the title\x07hello"))
+	v := s.ViewAt(60, 10, 0, 0)
+	b := string(s.AppendViewUpdate(nil, v))
+	for _, want := range []string{"\x1b[=5;1u", "\x1b[>4;2m", "\x1b]2;the title\x1b\\"} {
+		if !strings.Contains(b, want) {
+			t.Errorf("the update after ViewAt sent %q, without %q", b, want)
+		}
+	}
+	if b := s.AppendViewUpdate(nil, v); len(b) != 0 {
+		t.Errorf("the update after that sent %q, want nothing", b)
+	}
+}
