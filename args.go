@@ -44,7 +44,7 @@ func normalizeArgs(app *cli.App, args []string) []string {
 	// wr help server [stop] is wr server [stop] --help: the help verb shows
 	// a verb's own page, which for a verb with subcommands left out the
 	// list of them, and took wr help server stop for wr help server.
-	if rest[0] == "help" && len(rest) >= 2 && len(rest) <= 3 {
+	if (rest[0] == "help" || rest[0] == "h") && len(rest) >= 2 && len(rest) <= 3 {
 		if c := app.Command(rest[1]); c != nil && len(c.Subcommands) > 0 {
 			if len(rest) == 2 || c.Command(rest[2]) != nil {
 				return append(append(out, rest[1:]...), "--help")

@@ -28,6 +28,7 @@ func TestNormalizeArgs(t *testing.T) {
 		{"unknown verb", "wr lss -x", "wr lss -x"},
 		{"help of a verb with subcommands", "wr help server", "wr server --help"},
 		{"help of a subcommand", "wr help server stop", "wr server stop --help"},
+		{"h of a verb with subcommands", "wr h server", "wr server --help"},
 		{"help of a verb", "wr help attach", "wr help attach"},
 	}
 	notFound := ""

@@ -338,15 +338,17 @@ func (c *inputClassifier) step(ch byte, passthrough bool) {
 			c.utf8Need = 0 // a new string, or a character over
 		}
 		switch {
-		case c.seq[0] == ansi.ESC && (ch >= 0xc0 || ch >= 0x80 && c.utf8Need > 0):
+		case c.seq[0] == ansi.ESC && ch >= 0x80 && (ch != 0x9c || c.utf8Need > 0):
 			// A string's body is UTF-8, where 0x9C (ST in 8 bits) is the
 			// middle byte of 本 (E6 9C AC): the parser took it for the
 			// string's end, and what followed for keys. A 0x9C that
 			// continues no character is ST (rxvt-unicode ends its 7-bit
-			// answers so).
-			if ch >= 0xc0 {
+			// answers so); any other high byte is the body's, as the
+			// parser would cancel an APC or a DCS header at it.
+			switch {
+			case ch >= 0xc0:
 				c.utf8Need = utf8Continuations(ch)
-			} else {
+			case c.utf8Need > 0:
 				c.utf8Need--
 			}
 			c.seq = append(c.seq, ch)

@@ -97,6 +97,7 @@ var classifyCases = []struct {
 	{"APC", "\x1b_Gi=1;OK\x1b\\", []run{report("\x1b_Gi=1;OK\x1b\\")}},
 	{"OSC title report in UTF-8 with 0x9c", "\x1b]l日本\x1b\\", []run{report("\x1b]l日本\x1b\\")}},
 	{"rxvt-unicode's title report ends with 8-bit ST", "\x1b]lmy 日本\x9cls", []run{report("\x1b]lmy 日本\x9c"), act("ls")}},
+	{"a stray high byte in an APC answer", "\x1b_Gi=1;\xa5OK\x1b\\ls", []run{report("\x1b_Gi=1;\xa5OK\x1b\\"), act("ls")}},
 	{"kitty's remote control answer", "\x1bP@kitty-cmd{\"ok\":true}\x1b\\", []run{report("\x1bP@kitty-cmd{\"ok\":true}\x1b\\")}},
 	{"XTSMGRAPHICS", "\x1b[?1;0;256S", []run{report("\x1b[?1;0;256S")}},
 	{"DECREPTPARM", "\x1b[2;1;1;112;112;1;0x", []run{report("\x1b[2;1;1;112;112;1;0x")}},

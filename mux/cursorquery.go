@@ -28,17 +28,23 @@ const maxCursorQueriesOwed = 64
 // counted up by the session's reader under the session's mu and down by
 // the client's input under its inMu, whose lock order (inMu before mu)
 // rules out one lock for both: so both halves are one atomic word (the
-// deadline in milliseconds above 8 bits of count), and an expiry seen by
+// deadline in milliseconds (owedEpoch) above 8 bits of count), and an expiry seen by
 // one side can never wipe queries the other has just counted.
 type cursorQueriesOwed struct {
 	v atomic.Uint64
 }
 
-func packOwed(n int, until time.Time) uint64 { return uint64(until.UnixMilli())<<8 | uint64(n) }
+// owedEpoch is what deadlines are counted from, in milliseconds on the
+// monotonic clock: a wall clock set back would keep a count alive.
+var owedEpoch = time.Now()
+
+func owedMillis(t time.Time) uint64 { return uint64(max(t.Sub(owedEpoch).Milliseconds(), 0)) }
+
+func packOwed(n int, until time.Time) uint64 { return owedMillis(until)<<8 | uint64(n) }
 
 // unpackOwed is the count in v at now: none once its deadline has passed.
 func unpackOwed(v uint64, now time.Time) int {
-	if int64(v>>8) < now.UnixMilli() {
+	if v>>8 < owedMillis(now) {
 		return 0
 	}
 	return int(v & 0xff)

@@ -34,7 +34,7 @@ type View struct {
 	visible     bool   // the terminal shows its cursor
 	modes       modeSet
 	kitty       int    // the kitty keyboard flags the terminal has, -1 unknown
-	otherKeys   int    // the terminal's modifyOtherKeys, -1 unknown
+	otherKeys   int    // the terminal's modifyOtherKeys
 	title       string // the window title the view set, if titleKnown
 	titleKnown  bool
 	compactions int  // the screen's when the shadow was taken: a compaction renumbers styles
