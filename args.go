@@ -190,8 +190,14 @@ func flagError(err error, verb string, flags []cli.Flag) error {
 	}
 	if m := badValue().FindStringSubmatch(msg); m != nil {
 		for _, f := range flags {
-			if _, ok := f.(*cli.DurationFlag); ok && slices.Contains(f.Names(), m[2]) {
+			if !slices.Contains(f.Names(), m[2]) {
+				continue
+			}
+			switch f.(type) {
+			case *cli.DurationFlag:
 				return fmt.Errorf("--%s %q: want a DURATION such as 10s, 1m or 0", m[2], m[1])
+			case *cli.IntFlag:
+				return fmt.Errorf("--%s %q: want a whole number", m[2], m[1])
 			}
 		}
 	}
@@ -228,6 +234,7 @@ func dashed(name string) string {
 // near enough to be what was meant; "" if none is.
 func closest(word string, candidates []string) string {
 	best, bestD := "", max(2, len(word)/3)+1
+	word = strings.ToLower(word) // wr ATTACH is wr attach, caps lock on
 	for _, c := range candidates {
 		if d := editDistance(word, c); d < bestD {
 			best, bestD = c, d

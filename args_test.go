@@ -51,6 +51,7 @@ func TestClosest(t *testing.T) {
 		{"captur", "capture"},
 		{"renmae", "rename"},
 		{"xyzzy", ""},
+		{"ATTACH", "attach"},
 	}
 	for _, tt := range tests {
 		if got := closest(tt.word, verbs); got != tt.want {

@@ -89,6 +89,7 @@ func TestErrorsSpeakWithOneVoice(t *testing.T) {
 	add("kill without names", 2, "kill")
 	add("nothing to send", 2, "send", "x")
 	add("bad timeout", 2, "send", "x", "--timeout", "soon", "hi")
+	add("bad number", 2, "new", "-d", "--scrollback", "many", "x")
 
 	// No server.
 	for _, cmd := range [][]string{

@@ -23,7 +23,7 @@ func TestVerbsFailWhenTheirOutputCannotBeWritten(t *testing.T) {
 	}
 	defer full.Close()
 	for _, args := range [][]string{
-		{"ls"}, {"ls", "--json"}, {"env", "s"}, {"version"}, {"server", "status"}, {"completion", "bash"}, {"help"},
+		{"ls"}, {"ls", "--json"}, {"env", "s"}, {"version"}, {"server", "status"}, {"completion", "bash"}, {"help"}, {"capture", "s"},
 	} {
 		t.Run(strings.Join(args, " "), func(t *testing.T) {
 			ctx, cancel := context.WithTimeout(context.Background(), timeout)
