@@ -271,6 +271,29 @@ func reattachAt20x6(e *env, meanwhile func()) *term {
 	return tm
 }
 
+// handedOffAt20x8 attaches an owner at 20x6 to session c, which shows
+// READY, and a client at 20x8, drawn from the model; the owner detaches,
+// and the drawn client, left alone, takes the size and is handed the
+// program's bytes: the hand-off is returned having arrived.
+func handedOffAt20x8(e *env) *term {
+	e.t.Helper()
+	owner := e.term(20, 6, "attach", "c")
+	owner.expect("READY")
+	e.requireSize("c", 20, 6, "the first client attached")
+	drawn := e.term(20, 8, "attach", "c") // another size: drawn from the model
+	drawn.expect("READY")
+	owner.send("\x1c")
+	if code := owner.wait(); code != 0 {
+		e.t.Fatalf("detach: exit code %d", code)
+	}
+	e.requireSize("c", 20, 8, "the drawn client left alone")
+	// The hand-off, at the client's next frame, ends with the modes a
+	// restore's prefix sets (without its `CSI > 4 ; 0 m`: a view keeps
+	// modifyOtherKeys as the program set it).
+	drawn.expect("\x1b[4;20l\x1b>")
+	return drawn
+}
+
 // A line that wraps into a coloured background is one line in a restore
 // too: a terminal that reflows on a resize (as kitty, foot and wr's own
 // model do) joins it again at the new width. The restore used to end it
@@ -334,20 +357,7 @@ func TestAHandedOffSavedCursorKeepsItsPendingWrap(t *testing.T) {
 	e := newEnv(t)
 	e.mustWr("new", "-d", "c", "--", "sh", "-c",
 		`stty -echo; printf '\033[H\033[2J0123456789abcdefghij\0337\033[4;1HREADY'; read x; printf '\0338Z'; exec sleep 1000`)
-	owner := e.term(20, 6, "attach", "c")
-	owner.expect("READY")
-	e.requireSize("c", 20, 6, "the first client attached")
-	drawn := e.term(20, 8, "attach", "c") // another size: drawn from the model
-	drawn.expect("READY")
-	owner.send("\x1c")
-	if code := owner.wait(); code != 0 {
-		t.Fatalf("detach: exit code %d", code)
-	}
-	e.requireSize("c", 20, 8, "the drawn client left alone")
-	// The hand-off, at the client's next frame, ends with the modes a
-	// restore's prefix sets (without its `CSI > 4 ; 0 m`, which no view
-	// sends).
-	drawn.expect("\x1b[4;20l\x1b>")
+	drawn := handedOffAt20x8(e)
 
 	e.mustWr("send", "c", "--key", "Enter")
 	drawn.expect("\x1b8Z")
@@ -411,17 +421,7 @@ func TestARestoreSavesTheCursorEvenWhenNothingIsSaved(t *testing.T) {
 	t.Run("handed off", func(t *testing.T) {
 		e := newEnv(t)
 		e.mustWr("new", "-d", "c", "--", "sh", "-c", program)
-		owner := e.term(20, 6, "attach", "c")
-		owner.expect("READY")
-		e.requireSize("c", 20, 6, "the first client attached")
-		drawn := e.term(20, 8, "attach", "c") // another size: drawn from the model
-		drawn.expect("READY")
-		owner.send("\x1c")
-		if code := owner.wait(); code != 0 {
-			t.Fatalf("detach: exit code %d", code)
-		}
-		e.requireSize("c", 20, 8, "the drawn client left alone")
-		drawn.expect("\x1b[4;20l\x1b>") // the hand-off
+		drawn := handedOffAt20x8(e)
 		e.mustWr("send", "c", "--key", "Enter")
 		drawn.expect("\x1b[?1049lQ")
 		if got := shown(t, 20, 8, drawn.output()); !slices.Equal(got, want) {
