@@ -429,16 +429,16 @@ func inString(st parser.State) bool {
 
 // answerStarts reports whether ch can open the body of a terminal's answer
 // introduced by ESC intro: an OSC's number (or xterm's l and L title
-// reports), a DCS's parameter or the > of XTVERSION and ! of DA3, the G of a
-// kitty graphics answer (APC).
+// reports); a DCS's parameter, the > of XTVERSION, the ! of DA3 or the @ of
+// kitty's remote control (@kitty-cmd); the G of a kitty graphics answer
+// (APC).
 func answerStarts(intro, ch byte) bool {
 	digit := ch >= '0' && ch <= '9'
 	switch intro {
 	case ']':
 		return digit || ch == 'l' || ch == 'L'
 	case 'P':
-		return digit || ch == '>' || ch == '!' || ch == '@' // kitty's remote control: @kitty-cmd
-
+		return digit || ch == '>' || ch == '!' || ch == '@'
 	case '_':
 		return ch == 'G'
 	}
@@ -525,10 +525,11 @@ func (c *inputClassifier) emit(k inputKind, b []byte) {
 
 // loneESC reports whether all that is held is a single ESC (a person
 // pressing Escape, or the first byte of a report whose rest is in flight),
-// or an ESC and a string introducer with nothing after it: Alt with _ P ]
-// X or ^ (M-_ is bash's yank-last-arg) looks like the start of a string,
-// and a string never ends by typing, so left alone it would swallow every
-// keystroke after it.
+// or an ESC and an introducer with nothing after it: Alt with _ P or ]
+// (M-_ is bash's yank-last-arg) looks like the start of a string, and Alt
+// with [ like a CSI's, and neither ends by itself, so the next key would
+// wait for whatever ends them. (Alt with X or ^ is decided at once: no
+// answer is an SOS or a PM.)
 func (c *inputClassifier) loneESC() bool {
 	if c.seqSent != 0 || c.paste || c.x10Need > 0 || c.strESC || len(c.seq) == 0 || c.seq[0] != ansi.ESC {
 		return false
