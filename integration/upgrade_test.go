@@ -644,6 +644,9 @@ func TestUpgradeMidSequence(t *testing.T) {
 	}{
 		{"an unfinished paste", "\x1b[200~hel", "^[[200~hel", "lo\x1b[201~", "lo^[[201~"},
 		{"an unfinished key", "key-\x1b[1;5", "key-", "A", "^[[1;5A"},
+		// A paste over left its end's match count behind, which the new
+		// server took for an impossible state: the held key was lost.
+		{"an unfinished key after a paste", "\x1b[200~x\x1b[201~key-\x1b[1;5", "^[[200~x^[[201~key-", "A", "^[[1;5A"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			e := newEnv(t)

@@ -292,7 +292,10 @@ func (c *inputClassifier) step(ch byte, passthrough bool) {
 			c.pasteEnd = 0
 		}
 		if c.pasteEnd == len(pasteEnd) {
-			c.paste = false
+			// Both, or the state an upgrade writes down (a paste over, its
+			// end matched) is one restoreClassifier refuses as impossible,
+			// and the client's input starts afresh in the new server.
+			c.paste, c.pasteEnd = false, 0
 		}
 		// Everything in a paste is the person's: forward it as it comes.
 		c.flush(inputAct, passthrough)
@@ -591,6 +594,9 @@ func (c *inputClassifier) state() classifierState {
 // and the X10 and string-terminator states, where they were.
 func restoreClassifier(st classifierState) (*inputClassifier, error) {
 	c := newInputClassifier()
+	if !st.Paste && st.PasteEnd == len(pasteEnd) {
+		st.PasteEnd = 0 // a paste over, as a server before this fix wrote it down
+	}
 	if st.SeqSent < 0 || st.SeqSent > len(st.Seq) || st.PasteEnd < 0 || st.PasteEnd >= len(pasteEnd) ||
 		(st.Paste && len(st.Seq) > 0) || (!st.Paste && st.PasteEnd != 0) ||
 		st.CursorQueries < 0 || st.CursorQueries > maxCursorQueriesOwed {

@@ -41,6 +41,7 @@ func TestClassifierStateCrosses(t *testing.T) {
 		{"a paste part way", []string{"\x1b[200~hello"}, false, "lo\x1b[201~\x1b[12;4R"},
 		{"a paste's end part way", []string{"\x1b[200~hel\x1b[20"}, false, "1~\x1b[12;4R"},
 		{"UTF-8 part way", []string{"\xc3"}, false, "\xa9"},
+		{"a key part way after a paste", []string{"\x1b[200~x\x1b[201~\x1b[1;"}, false, "5A"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			a := newInputClassifier()
@@ -68,6 +69,18 @@ func TestClassifierStateCrosses(t *testing.T) {
 				t.Errorf("state %+v, want %+v", b.state(), a.state())
 			}
 		})
+	}
+}
+
+// A server before the fix left a finished paste's end matched in full
+// (PasteEnd 6, Paste false): taken as no paste, not refused.
+func TestClassifierStateOfAFinishedPaste(t *testing.T) {
+	c, err := restoreClassifier(classifierState{Seq: []byte("\x1b[1;"), PasteEnd: len(pasteEnd)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if out, _ := c.classify([]byte("5A"), false); string(out) != "\x1b[1;5A" {
+		t.Fatalf("the held key finished as %q", out)
 	}
 }
 
