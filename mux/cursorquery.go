@@ -44,7 +44,7 @@ func packOwed(n int, until time.Time) uint64 { return owedMillis(until)<<8 | uin
 
 // unpackOwed is the count in v at now: none once its deadline has passed.
 func unpackOwed(v uint64, now time.Time) int {
-	if v>>8 < owedMillis(now) {
+	if v>>8 <= owedMillis(now) { // a deadline before the epoch reads as 0: over
 		return 0
 	}
 	return int(v & 0xff)
@@ -100,7 +100,7 @@ func (q *cursorQueryScan) count(chunk []byte) int {
 		if l := queryAt(head); l > 0 {
 			n++
 			chunk = chunk[l-held:]
-		} else if len(chunk) < 5 && isQueryStart(head) {
+		} else if isQueryStart(head) { // chunk was too short to finish it
 			q.heldLen = copy(q.held[:], head)
 			return 0
 		}
