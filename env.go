@@ -66,10 +66,10 @@ func envCommand() *cli.Command {
 	}
 }
 
-// exportLines renders vars as lines that set them, in the shell's way
-// (shLines or fishLines), in name order, less SSH_AUTH_SOCK (the session's is already its link),
-// then an unset line for each of names (the standard refreshed
-// variables) the client that last acted does not have: a shell that took
+// exportLines renders vars as lines that set them in lines' shell (shLines
+// or fishLines), in name order, less SSH_AUTH_SOCK (the session's is
+// already its link), then an unset line for each of names (the standard
+// refreshed variables) the client that last acted does not have: a shell that took
 // DISPLAY from one login must lose it when the next login has none, as
 // tmux's show-environment -s says. Names from WR_UPDATE_ENV are never
 // unset: the client may not have been asked for them (its WR_UPDATE_ENV

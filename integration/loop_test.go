@@ -41,11 +41,7 @@ func TestAttachLoopThroughAnotherServerRefused(t *testing.T) {
 		oe.waitClients("b", 1)
 		// Inside b (its WR_SOCKET is the other server's): attaching to a,
 		// on the first server, would show a inside b inside a.
-		tm.send(wrBin + " --socket " + e.socket + " attach a; echo RC=$?-$((1+1))\r")
-		tm.expect("attaching to a would loop")
-		tm.expect("RC=1-2")
-		tm.send("echo still-$((2+3))\r")
-		tm.expect("still-5")
+		expectLoopRefused(tm, wrBin+" --socket "+e.socket+" attach a", "a")
 	})
 
 	for _, upgrade := range []bool{false, true} {
@@ -72,13 +68,20 @@ func TestAttachLoopThroughAnotherServerRefused(t *testing.T) {
 				e.mustWr("server", "upgrade")
 			}
 			// Inside c, on a2's own server: that server alone sees no loop.
-			tm.send(wrBin + " attach a2; echo RC=$?-$((1+1))\r")
-			tm.expect("attaching to a2 would loop")
-			tm.expect("RC=1-2")
-			tm.send("echo still-$((2+3))\r")
-			tm.expect("still-5")
+			expectLoopRefused(tm, wrBin+" attach a2", "a2")
 		})
 	}
+}
+
+// expectLoopRefused runs attach, a command line attaching to name, in the
+// shell tm shows: it must be refused as a loop, exit 1, and leave the shell
+// where it was.
+func expectLoopRefused(tm *term, attach, name string) {
+	tm.send(attach + "; echo RC=$?-$((1+1))\r")
+	tm.expect("attaching to " + name + " would loop")
+	tm.expect("RC=1-2")
+	tm.send("echo still-$((2+3))\r")
+	tm.expect("still-5")
 }
 
 // twoServers is an environment and a second one, whose server has another

@@ -345,28 +345,24 @@ func TestAltStringIntroducersAreKeys(t *testing.T) {
 		a.expect("^[_xhello")
 		e.requireSize("s", 100, 30, "B's keys")
 	})
-	t.Run("after the owner's Alt+^", func(t *testing.T) {
-		e, a, b := twoClients(t)
-		a.send("\x1b^")
-		a.expect("^[^")
-		b.send("b")
-		a.expect("b")
-		e.requireSize("s", 100, 30, "B's key")
-		a.send("hello\r")
-		a.expect("hello")
-		e.requireSize("s", 80, 24, "A's keys")
-	})
-	t.Run("a key after the owner's Escape claims", func(t *testing.T) {
-		e, a, b := twoClients(t)
-		a.send("\x1b")
-		a.expect("^[")
-		b.send("b")
-		a.expect("b")
-		e.requireSize("s", 100, 30, "B's key")
-		a.send("i")
-		a.expect("i")
-		e.requireSize("s", 80, 24, "A's i after its Escape")
-	})
+	// What the owner typed went through at once; once B has taken the
+	// size, A's next keys reach the program and take it back.
+	for _, tc := range []struct{ name, held, shown, next, what string }{
+		{"after the owner's Alt+^", "\x1b^", "^[^", "hello\r", "A's keys"},
+		{"a key after the owner's Escape claims", "\x1b", "^[", "i", "A's i after its Escape"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			e, a, b := twoClients(t)
+			a.send(tc.held)
+			a.expect(tc.shown)
+			b.send("b")
+			a.expect("b")
+			e.requireSize("s", 100, 30, "B's key")
+			a.send(tc.next)
+			a.expect(strings.TrimSuffix(tc.next, "\r"))
+			e.requireSize("s", 80, 24, tc.what)
+		})
+	}
 	t.Run("keys after rxvt-unicode's answer, ended by an 8-bit ST", func(t *testing.T) {
 		e, a, b := twoClients(t)
 		b.send("\x1b]l日本\x9chello\r") // a title report, then typing
