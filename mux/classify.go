@@ -30,6 +30,12 @@ const (
 	// inputOwner is the owner's input, passed through undecided: forwarded,
 	// claims nothing (the client owned the size when it was read).
 	inputOwner
+	// inputAnswer is an answer to a query asked while this client answered
+	// for the session (queries.go): forwarded, whoever answers now.
+	inputAnswer
+	// inputStale is an answer to a query asked while another client
+	// answered for the session: dropped, that client's answer counts.
+	inputStale
 )
 
 func (k inputKind) String() string {
@@ -42,6 +48,10 @@ func (k inputKind) String() string {
 		return "passive"
 	case inputOwner:
 		return "owner"
+	case inputAnswer:
+		return "answer"
+	case inputStale:
+		return "stale"
 	}
 	return "none"
 }
@@ -71,22 +81,23 @@ type segment struct {
 type inputClassifier struct {
 	p *ansi.Parser
 
-	seq      []byte // bytes of the unfinished sequence, held back
-	seqSent  int    // how many of seq were already forwarded in passthrough
-	strESC   bool   // a string ended with ESC: its ST's '\' is next
-	utf8Need int    // continuation bytes still to come of a string's UTF-8 character
-	x10Need  int    // raw X10 mouse bytes still to come after CSI M
-	paste    bool   // inside a bracketed paste
-	pasteEnd int    // how much of pasteEnd has matched
+	seq      []byte    // bytes of the unfinished sequence, held back
+	seqSent  int       // how many of seq were already forwarded in passthrough
+	strESC   bool      // a string ended with ESC: its ST's '\' is next
+	strKind  inputKind // and what that string was
+	utf8Need int       // continuation bytes still to come of a string's UTF-8 character
+	x10Need  int       // raw X10 mouse bytes still to come after CSI M
+	paste    bool      // inside a bracketed paste
+	pasteEnd int       // how much of pasteEnd has matched
 
 	// Set by the parser's callbacks during one Advance.
 	done     bool
 	doneKind inputKind
 	executed bool
 
-	// cursorQueries counts the cursor queries this client's terminal owes
-	// an answer, which decides what CSI 1;m R is (cursorquery.go).
-	cursorQueries cursorQueriesOwed
+	// owed is the answers this client's terminal owes, which decide where
+	// an answer goes and what CSI 1;m R is (queries.go).
+	owed owedAnswers
 
 	// acted reports that the last classify or resolveESC found a person
 	// acting (a key, a click, a paste), the owner's input included: the
@@ -111,22 +122,40 @@ func newInputClassifier() *inputClassifier {
 		Execute:   func(byte) { c.executed = true },
 		HandleCsi: func(cmd ansi.Cmd, params ansi.Params) { c.finishCSI(cmd, params) },
 		HandleEsc: func(ansi.Cmd) { c.finish(inputAct) },
-		HandleDcs: func(ansi.Cmd, ansi.Params, []byte) { c.finishString() },
-		HandleOsc: func(int, []byte) { c.finishString() },
-		HandleApc: func([]byte) { c.finishString() },
-		HandlePm:  func([]byte) { c.finishString() },
-		HandleSos: func([]byte) { c.finishString() },
+		HandleDcs: func(cmd ansi.Cmd, _ ansi.Params, _ []byte) { c.finishString(dcsAnswer(cmd)) },
+		HandleOsc: func(cmd int, data []byte) { c.finishString(oscAnswer(cmd, data)) },
+		HandleApc: func([]byte) { c.finishString(0) },
+		HandlePm:  func([]byte) { c.finishString(0) },
+		HandleSos: func([]byte) { c.finishString(0) },
 	})
 	return c
 }
 
 func (c *inputClassifier) finish(k inputKind) { c.done, c.doneKind = true, k }
 
-// finishString: a string sequence ended. People do not type strings;
-// terminals answer with them. Ended by ESC, its terminator's '\' is still
-// to come and belongs to it (see step).
-func (c *inputClassifier) finishString() {
-	c.finish(inputReport)
+// finishString: a string sequence ended, the answer to a query of kind k
+// (0: none known). People do not type strings; terminals answer with them.
+// Ended by ESC, its terminator's '\' is still to come and belongs to it
+// (see step).
+func (c *inputClassifier) finishString(k queryKind) {
+	c.finish(c.answerKind(k, time.Now()))
+}
+
+// answerKind decides a report that answers a query of kind k: where the
+// query went decides where its answer goes (queries.go), and a report no
+// query is owed for goes from whoever answers now.
+func (c *inputClassifier) answerKind(k queryKind, now time.Time) inputKind {
+	if k == 0 {
+		return inputReport
+	}
+	owed, ours := c.owed.answered(k, now)
+	switch {
+	case !owed:
+		return inputReport
+	case ours:
+		return inputAnswer
+	}
+	return inputStale
 }
 
 func (c *inputClassifier) finishCSI(cmd ansi.Cmd, params ansi.Params) {
@@ -143,17 +172,19 @@ func (c *inputClassifier) finishCSI(cmd ansi.Cmd, params ansi.Params) {
 		}
 	}
 	kind := classifyCSI(cmd, params)
-	if kind == inputReport && cmd.Final() == 'R' && c.isModifiedF3(cmd, params) {
-		kind = inputAct
+	if kind == inputReport {
+		kind = c.answerKind(csiAnswer(cmd, params), time.Now())
+		if kind == inputReport && isModifiedF3(cmd, params) {
+			kind = inputAct
+		}
 	}
 	c.finish(kind)
 }
 
-// isModifiedF3 decides a cursor position report that may be a modified F3
-// (cursorquery.go), counting it as an answer if one was owed.
-func (c *inputClassifier) isModifiedF3(cmd ansi.Cmd, params ansi.Params) bool {
-	owed := c.cursorQueries.answered(time.Now())
-	if owed || cmd.Prefix() != 0 || len(params) != 2 {
+// isModifiedF3 reports whether a cursor position report owed to no query
+// is a modified F3 (queries.go).
+func isModifiedF3(cmd ansi.Cmd, params ansi.Params) bool {
+	if cmd.Final() != 'R' || cmd.Prefix() != 0 || len(params) != 2 {
 		return false
 	}
 	row, _, _ := params.Param(0, 1)
@@ -316,12 +347,12 @@ func (c *inputClassifier) step(ch byte, passthrough bool) {
 			// The ST's second byte: part of the report before it.
 			c.p.Advance(ch)
 			c.seq = append(c.seq, ch)
-			c.flush(inputReport, passthrough)
+			c.flush(c.strKind, passthrough)
 			return
 		}
 		// Not ST: the ESC before ch starts a new sequence (the parser is
 		// already in its escape state); the string before it is complete.
-		c.flushHead(inputReport, passthrough)
+		c.flushHead(c.strKind, passthrough)
 	}
 
 	if inCSI(c.p.State()) && isC0(ch) {
@@ -385,9 +416,9 @@ func (c *inputClassifier) step(ch byte, passthrough bool) {
 		// and Alt+^ (Emacs's M-x and M-^).
 		c.p.Reset()
 		c.flush(inputAct, passthrough)
-	case c.done && c.doneKind == inputReport && ch == ansi.ESC:
+	case c.done && c.doneKind != inputAct && ch == ansi.ESC:
 		// A string ended with ESC: wait for the '\' of its ST.
-		c.strESC = true
+		c.strESC, c.strKind = true, c.doneKind
 	case c.done:
 		c.flush(c.doneKind, passthrough)
 	case c.x10Need > 0:
@@ -577,29 +608,34 @@ type classifierState struct {
 	SeqSent  int    `json:"seq_sent,omitempty"`
 	Paste    bool   `json:"paste,omitempty"`
 	PasteEnd int    `json:"paste_end,omitempty"`
-	// CursorQueries is how many cursor queries the terminal owes an
-	// answer; an older server's state has none.
+	// Owed is the answers the terminal owes (queries.go).
+	Owed []owedState `json:"owed,omitempty"`
+	// CursorQueries is how many cursor reports of Owed's; a server before
+	// Owed wrote only this (and reads only this).
 	CursorQueries int `json:"cursor_queries,omitempty"`
 }
 
 // state writes down what c holds.
 func (c *inputClassifier) state() classifierState {
+	now := time.Now()
 	return classifierState{Seq: append([]byte(nil), c.seq...), SeqSent: c.seqSent, Paste: c.paste, PasteEnd: c.pasteEnd,
-		CursorQueries: c.cursorQueries.owed(time.Now())}
+		Owed: c.owed.state(now), CursorQueries: c.owed.count(queryCursor, now)}
 }
 
 // restoreClassifier makes a classifier that holds what st says. The held
 // bytes are stepped through again, with nothing emitted: none of them
 // completes a sequence (it would not be held), so they leave the parser,
 // and the X10 and string-terminator states, where they were.
-func restoreClassifier(st classifierState) (*inputClassifier, error) {
+// answers says whether the client answered for the session, which an older
+// server's state leaves out.
+func restoreClassifier(st classifierState, answers bool) (*inputClassifier, error) {
 	c := newInputClassifier()
 	if !st.Paste && st.PasteEnd == len(pasteEnd) {
 		st.PasteEnd = 0 // a paste over, as a server before this fix wrote it down
 	}
 	if st.SeqSent < 0 || st.SeqSent > len(st.Seq) || st.PasteEnd < 0 || st.PasteEnd >= len(pasteEnd) ||
 		(st.Paste && len(st.Seq) > 0) || (!st.Paste && st.PasteEnd != 0) ||
-		st.CursorQueries < 0 || st.CursorQueries > maxCursorQueriesOwed {
+		st.CursorQueries < 0 || st.CursorQueries > maxOwed {
 		return nil, fmt.Errorf("%w: an impossible input state %+v", ErrHandoff, st)
 	}
 	for _, b := range st.Seq {
@@ -609,8 +645,19 @@ func restoreClassifier(st classifierState) (*inputClassifier, error) {
 		return nil, fmt.Errorf("%w: held input %q is not an unfinished sequence", ErrHandoff, st.Seq)
 	}
 	c.seqSent, c.paste, c.pasteEnd = st.SeqSent, st.Paste, st.PasteEnd
-	if st.CursorQueries > 0 {
-		c.cursorQueries.owe(st.CursorQueries, time.Now())
+	now := time.Now()
+	switch {
+	case st.Owed != nil:
+		if !c.owed.restore(st.Owed, now) {
+			return nil, fmt.Errorf("%w: impossible answers owed %+v", ErrHandoff, st.Owed)
+		}
+	case st.CursorQueries > 0:
+		// An older server kept no more than the count, and forwarded an
+		// answer from whoever answered when it came (the owner, at an
+		// upgrade).
+		for range st.CursorQueries {
+			c.owed.owe([]queryKind{queryCursor}, answers, now)
+		}
 	}
 	return c, nil
 }

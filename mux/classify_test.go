@@ -70,7 +70,7 @@ var classifyCases = []struct {
 	{"focus out", "\x1b[O", []run{report("\x1b[O")}},
 	{"CPR", "\x1b[12;40R", []run{report("\x1b[12;40R")}},
 	{"DECXCPR", "\x1b[?12;40;1R", []run{report("\x1b[?12;40;1R")}},
-	// With no cursor query owed (cursorquery.go), CSI 1;m R is F3.
+	// With no cursor query owed (queries.go), CSI 1;m R is F3.
 	{"shift-F3", "\x1b[1;2R", []run{act("\x1b[1;2R")}},
 	{"ctrl-alt-F3", "\x1b[1;7R", []run{act("\x1b[1;7R")}},
 	{"CPR row 1 past the modifiers", "\x1b[1;17R", []run{report("\x1b[1;17R")}},

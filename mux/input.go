@@ -30,19 +30,22 @@ func (ss *session) input(c *client, b []byte) error {
 	owner := ss.owner == c
 	ss.mu.Unlock()
 	// The owner's input is never held back: nothing it sends needs
-	// deciding, so it passes straight through.
-	out, segs := c.classifier.classify(b, owner)
+	// deciding, so it passes straight through. Unless it owes answers to
+	// queries asked before it took the size: those are another client's
+	// to give, and must be told from its keys.
+	passthrough := owner && !c.classifier.owed.owesOthers()
+	out, segs := c.classifier.classify(b, passthrough)
 	// A lone ESC is held until the rest of a report could come; a
 	// non-owner's is forwarded as a keystroke when escWait passes without
 	// it (armLoneESC), the owner's went through already: Escape pressed
 	// alone (vim) counts as typing at once.
-	if c.terminal && (c.classifier.acted || owner && c.classifier.endsOnESC()) {
+	if c.terminal && (c.classifier.acted || passthrough && c.classifier.endsOnESC()) {
 		ss.srv.typing.acted(ss)
 	}
 	if err := ss.forward(c, out, segs); err != nil {
 		return err
 	}
-	if !owner {
+	if !passthrough {
 		ss.armLoneESC(c)
 	}
 	return nil
@@ -88,6 +91,11 @@ func (ss *session) forward(c *client, out []byte, segs []segment) error {
 			if !answers {
 				continue
 			}
+		case inputStale:
+			continue
+		case inputAnswer:
+			// Its query went out while this client answered for the
+			// session (queries.go).
 		case inputPassive:
 			// The wheel over a client drawn at another size points at the
 			// cell it shows, which is not the screen's.

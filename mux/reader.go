@@ -299,18 +299,19 @@ func (ss *session) fanOut(chunk []byte) {
 	// (helpWriter).
 	help := ss.model.flooding.Load() && !onTwoPs()
 	// Counted before the chunk is sent: its answer cannot come back first.
-	queries := ss.cursorScan.count(chunk)
+	queries := ss.queryScan.scan(chunk)
 	var now time.Time
-	if queries > 0 {
-		now = time.Now()
+	var answerer *client
+	if len(queries) > 0 {
+		now, answerer = time.Now(), ss.answererLocked()
 	}
 	for _, c := range ss.order {
 		if c.view != nil {
 			ss.frameLocked(c) // drawn from the model (view.go), which holds no query
 			continue
 		}
-		if queries > 0 {
-			c.classifier.cursorQueries.owe(queries, now)
+		if len(queries) > 0 {
+			c.classifier.owed.owe(queries, c == answerer, now)
 		}
 		c.send(wire.TypeOutput, chunk)
 		if help {

@@ -100,8 +100,8 @@ type session struct {
 	owner       *client
 	cols, rows  int
 	ended       bool
-	code        int             // written by end under mu; read without it only after done is closed, or exited is set
-	cursorScan  cursorQueryScan // the cursor queries in the program's output (cursorquery.go)
+	code        int       // written by end under mu; read without it only after done is closed, or exited is set
+	queryScan   queryScan // the queries in the program's output (queries.go)
 	// answerers is written under mu (countAnswerersLocked) and read without
 	// it by the model, which answers queries when it is zero.
 	answerers atomic.Int32 // attached clients whose terminal can answer a query

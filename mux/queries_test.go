@@ -1,0 +1,284 @@
+package mux
+
+import (
+	"slices"
+	"strings"
+	"testing"
+	"time"
+)
+
+// TestQueryScan finds the queries in output split at every point, in two
+// chunks and byte by byte.
+func TestQueryScan(t *testing.T) {
+	cases := []struct {
+		name string
+		out  string
+		want []queryKind
+	}{
+		{"none", "hello\r\n\x1b[31mred\x1b[m", nil},
+		{"CSI 6n", "\x1b[6n", []queryKind{queryCursor}},
+		{"DECXCPR", "\x1b[?6n", []queryKind{queryCursor}},
+		{"two and text", "a\x1b[6nb\x1b[?6nc", []queryKind{queryCursor, queryCursor}},
+		{"other DSR", "\x1b[?5n\x1b[16n\x1b[?26n\x1b[6;1n", nil},
+		{"status and theme", "\x1b[5n\x1b[?996n", []queryKind{queryStatus, queryTheme}},
+		{"a start then a query", "\x1b[\x1b[6n", []queryKind{queryCursor}},
+		{"ESC ESC", "\x1b\x1b[?6n", []queryKind{queryCursor}},
+		{"cut short at the end", "\x1b[?6", nil},
+		{"device attributes", "\x1b[c\x1b[0c\x1b[>c\x1b[>0c\x1b[=c", []queryKind{queryDA1, queryDA1, queryDA2, queryDA2, queryDA3}},
+		{"not device attributes", "\x1b[1c\x1b[>1c\x1b[?c", nil},
+		{"modes", "\x1b[?2026$p\x1b[4$p\x1b[!p\x1b[?25h", []queryKind{queryMode, queryMode}},
+		{"window reports", "\x1b[14t\x1b[18t\x1b[14;2t\x1b[22;0t\x1b[8;24;80t\x1b[21t",
+			[]queryKind{windowQuery(14), windowQuery(18), windowQuery(14), windowQuery(21)}},
+		{"kitty flags and version", "\x1b[?u\x1b[>1u\x1b[<u\x1b[>q\x1b[>0q\x1b[q", []queryKind{queryKitty, queryVersion, queryVersion}},
+		{"colours", "\x1b]11;?\x07\x1b]10;?\x1b\\\x1b]4;1;?;2;?\x07", []queryKind{oscQuery(11), oscQuery(10), oscQuery(4), oscQuery(4)}},
+		{"colours set", "\x1b]11;rgb:0/0/0\x07\x1b]4;1;#fff\x1b\\\x1b]10;??\x07", nil},
+		{"clipboard", "\x1b]52;c;?\x07\x1b]52;c;aGVsbG8=\x07", []queryKind{oscQuery(52)}},
+		{"title and link hold no query", "\x1b]0;a ?\x07\x1b]8;;http://x/?\x1b\\\x1b[6n", []queryKind{queryCursor}},
+		{"an ESC ends a string", "\x1b]0;a\x1b[6n\x07", []queryKind{queryCursor}},
+		{"settings", "\x1bP$qm\x1b\\\x1bP+q544e\x1b\\\x1bPq#0;2;0;0;0\x1b\\", []queryKind{querySetting}},
+		{"a string's body asks nothing", "\x1b_Gf=100;?[6n\x1b\\\x1bX?[c\x07\x1b\\", nil},
+		{"CAN cancels", "\x1b[6\x18n\x1b]11;?\x18\x07", nil},
+		{"an ESC inside a CSI starts afresh", "\x1b[?\x1b[6n", []queryKind{queryCursor}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			scan := func(chunks ...string) []queryKind {
+				var q queryScan
+				var got []queryKind
+				for _, c := range chunks {
+					got = append(got, q.scan([]byte(c))...)
+				}
+				return got
+			}
+			for i := 0; i <= len(tc.out); i++ {
+				if got := scan(tc.out[:i], tc.out[i:]); !slices.Equal(got, tc.want) {
+					t.Fatalf("split at %d: %v, want %v", i, got, tc.want)
+				}
+			}
+			var bytes []string
+			for i := range len(tc.out) {
+				bytes = append(bytes, tc.out[i:i+1])
+			}
+			if got := scan(bytes...); !slices.Equal(got, tc.want) {
+				t.Fatalf("byte at a time: %v, want %v", got, tc.want)
+			}
+		})
+	}
+}
+
+// TestAnswerKinds: each answer a terminal gives counts off the query it
+// answers, and nothing else.
+func TestAnswerKinds(t *testing.T) {
+	cases := []struct {
+		name, query, answer string
+	}{
+		{"cursor", "\x1b[6n", "\x1b[5;7R"},
+		{"DECXCPR", "\x1b[?6n", "\x1b[?5;7;1R"},
+		{"status", "\x1b[5n", "\x1b[0n"},
+		{"theme", "\x1b[?996n", "\x1b[?997;1n"},
+		{"DA1", "\x1b[c", "\x1b[?62;22c"},
+		{"DA2", "\x1b[>c", "\x1b[>41;390;0c"},
+		{"DA3", "\x1b[=c", "\x1bP!|00000000\x1b\\"},
+		{"mode", "\x1b[?2026$p", "\x1b[?2026;2$y"},
+		{"window size", "\x1b[14t", "\x1b[4;600;800t"},
+		{"iconified", "\x1b[11t", "\x1b[1t"},
+		{"title", "\x1b[21t", "\x1b]lvim\x1b\\"},
+		{"icon label", "\x1b[20t", "\x1b]Lvim\x1b\\"},
+		{"kitty flags", "\x1b[?u", "\x1b[?1u"},
+		{"version", "\x1b[>q", "\x1bP>|XTerm(390)\x1b\\"},
+		{"background", "\x1b]11;?\x07", "\x1b]11;rgb:0000/0000/0000\x07"},
+		{"palette", "\x1b]4;1;?\x07", "\x1b]4;1;rgb:cdcd/0000/0000\x1b\\"},
+		{"setting", "\x1bP$q m\x1b\\", "\x1bP1$r0m\x1b\\"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			var scan queryScan
+			kinds := scan.scan([]byte(tc.query))
+			if len(kinds) != 1 {
+				t.Fatalf("%q scanned as %v, want one query", tc.query, kinds)
+			}
+			for _, ours := range []bool{true, false} {
+				c := newInputClassifier()
+				c.owed.owe(kinds, ours, time.Now())
+				var got runs
+				got.add(c.classify([]byte(tc.answer), false))
+				want := run{inputStale, tc.answer}
+				if ours {
+					want.kind = inputAnswer
+				}
+				if formatRuns(got) != formatRuns([]run{want}) {
+					t.Fatalf("asked while ours=%v: %s, want %s", ours, formatRuns(got), formatRuns([]run{want}))
+				}
+				// Answered: the same report again is owed nothing.
+				got = nil
+				got.add(c.classify([]byte(tc.answer), false))
+				if formatRuns(got) != formatRuns([]run{report(tc.answer)}) {
+					t.Fatalf("a second answer: %s", formatRuns(got))
+				}
+			}
+		})
+	}
+}
+
+// TestOwedInOrder: a terminal answers one kind in the order it was asked,
+// so each answer goes where its own query went, and a kind it never
+// answers holds up no other.
+func TestOwedInOrder(t *testing.T) {
+	var o owedAnswers
+	now := time.Now()
+	o.owe([]queryKind{queryDA1, queryDA1}, false, now)
+	o.owe([]queryKind{queryDA1, querySetting}, true, now)
+	if !o.owesOthers() {
+		t.Fatal("owesOthers is false with two of another's answers owed")
+	}
+	for i, want := range []bool{false, false, true} {
+		owed, ours := o.answered(queryDA1, now)
+		if !owed || ours != want {
+			t.Fatalf("answer %d: owed %v ours %v, want owed, ours %v", i, owed, ours, want)
+		}
+	}
+	if o.owesOthers() {
+		t.Fatal("owesOthers is true with only its own answer owed")
+	}
+	if owed, _ := o.answered(queryDA1, now); owed {
+		t.Fatal("a fourth DA1 answer was owed")
+	}
+	if owed, ours := o.answered(querySetting, now); !owed || !ours {
+		t.Fatalf("the setting: owed %v ours %v", owed, ours)
+	}
+	// A kind unanswered lapses after the wait.
+	o.owe([]queryKind{queryCursor}, false, now.Add(-answerWait))
+	if o.owesOthers() {
+		t.Fatal("owesOthers is true after the wait")
+	}
+	o.owe([]queryKind{queryCursor}, false, now)
+	later := now.Add(answerWait)
+	if owed, _ := o.answered(queryCursor, later); owed {
+		t.Fatal("an answer was owed after the wait")
+	}
+	// Past the cap, the oldest go.
+	for i := range 2 * maxOwed {
+		o.owe([]queryKind{queryMode}, i%2 == 1, now)
+	}
+	if n := o.count(queryMode, now); n != maxOwed {
+		t.Fatalf("%d owed after %d queries, want the cap %d", n, 2*maxOwed, maxOwed)
+	}
+	if _, ours := o.answered(queryMode, now); ours {
+		t.Fatal("the oldest kept was asked while another answered")
+	}
+	if _, ours := o.answered(queryMode, now); !ours {
+		t.Fatal("the second oldest kept was asked while this client answered")
+	}
+}
+
+// TestShiftF3OrCursorReport: CSI 1;2R is an answer while a query is owed,
+// and Shift+F3 once the answers are in, or the wait for them is over.
+func TestShiftF3OrCursorReport(t *testing.T) {
+	classify := func(c *inputClassifier, in string) string {
+		var got runs
+		got.add(c.classify([]byte(in), false))
+		return formatRuns(got)
+	}
+	c := newInputClassifier()
+	cursor := []queryKind{queryCursor}
+	c.owed.owe(cursor, true, time.Now())
+	c.owed.owe(cursor, true, time.Now())
+	if got := classify(c, "\x1b[1;2R"); got != formatRuns([]run{{inputAnswer, "\x1b[1;2R"}}) {
+		t.Fatalf("the first of two owed answers: %s", got)
+	}
+	if got := classify(c, "\x1b[7;9R"); got != formatRuns([]run{{inputAnswer, "\x1b[7;9R"}}) {
+		t.Fatalf("the second: %s", got)
+	}
+	if got := classify(c, "\x1b[1;2R"); got != formatRuns([]run{act("\x1b[1;2R")}) {
+		t.Fatalf("with every answer in: %s", got)
+	}
+	if got := classify(c, "\x1b[7;9R"); got != formatRuns([]run{report("\x1b[7;9R")}) {
+		t.Fatalf("a report owed nothing: %s", got)
+	}
+	c.owed.owe(cursor, true, time.Now().Add(-answerWait-time.Second))
+	if got := classify(c, "\x1b[1;2R"); got != formatRuns([]run{act("\x1b[1;2R")}) {
+		t.Fatalf("with the wait for an answer over: %s", got)
+	}
+}
+
+// TestOwedAnswersHandOff: what a terminal owes goes over in a hand-off, and
+// an older server's count of cursor queries is the owner's to answer.
+func TestOwedAnswersHandOff(t *testing.T) {
+	now := time.Now()
+	c := newInputClassifier()
+	c.owed.owe([]queryKind{queryCursor, queryDA1}, false, now)
+	c.owed.owe([]queryKind{queryCursor}, true, now)
+	st := c.state()
+	if st.CursorQueries != 2 {
+		t.Fatalf("CursorQueries %d for an older server, want 2", st.CursorQueries)
+	}
+	r, err := restoreClassifier(st, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []struct {
+		k          queryKind
+		owed, ours bool
+	}{{queryCursor, true, false}, {queryCursor, true, true}, {queryDA1, true, false}, {queryDA1, false, false}} {
+		if owed, ours := r.owed.answered(want.k, now); owed != want.owed || ours != want.ours {
+			t.Fatalf("restored, %v: owed %v ours %v, want %v %v", want.k, owed, ours, want.owed, want.ours)
+		}
+	}
+	for _, owner := range []bool{true, false} {
+		r, err := restoreClassifier(classifierState{CursorQueries: 1}, owner)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if owed, ours := r.owed.answered(queryCursor, now); !owed || ours != owner {
+			t.Fatalf("an older server's count, owner %v: owed %v ours %v", owner, owed, ours)
+		}
+	}
+	for _, bad := range [][]owedState{
+		{{Kind: queryDA1, N: 0, WaitMS: 10}},
+		{{Kind: queryDA1, N: 1, Ours: 2, WaitMS: 10}},
+		{{Kind: queryDA1, N: 1, WaitMS: -1}},
+		{{Kind: 0, N: 1, WaitMS: 10}},
+	} {
+		if _, err := restoreClassifier(classifierState{Owed: bad}, false); err == nil {
+			t.Fatalf("restored the impossible %+v", bad)
+		}
+	}
+}
+
+// BenchmarkQueryScan is the cost the scan adds to each chunk of output
+// fanned out: plain text, and text coloured word by word.
+func BenchmarkQueryScan(b *testing.B) {
+	for _, tc := range []struct{ name, line string }{
+		{"plain", "00000001 The quick brown fox jumps over the lazy dog; pack my box with five dozen jugs\r\n"},
+		{"coloured", "\x1b[1;34mdrwxr-xr-x\x1b[0m 2 \x1b[33muser\x1b[0m \x1b[32m4096\x1b[0m Dec  5 \x1b[1;36mfile.go\x1b[0m\r\n"},
+	} {
+		chunk := []byte(strings.Repeat(tc.line, 32<<10/len(tc.line)))
+		b.Run(tc.name, func(b *testing.B) {
+			b.SetBytes(int64(len(chunk)))
+			b.ReportAllocs()
+			var q queryScan
+			for range b.N {
+				if len(q.scan(chunk)) != 0 {
+					b.Fatal("a query in the chunk")
+				}
+			}
+		})
+	}
+}
+
+// FuzzQueryScan: a chunk split anywhere holds the queries it holds whole.
+func FuzzQueryScan(f *testing.F) {
+	f.Add([]byte("\x1b[6n\x1b]11;?\x07\x1bP$qm\x1b\\"), 3)
+	f.Add([]byte("\x1b[?2026$p\x1b[14t\x1b[>q"), 7)
+	f.Fuzz(func(t *testing.T, out []byte, at int) {
+		if at < 0 || at > len(out) {
+			return
+		}
+		var whole, split queryScan
+		want := slices.Clone(whole.scan(out))
+		got := append(slices.Clone(split.scan(out[:at])), split.scan(out[at:])...)
+		if !slices.Equal(got, want) {
+			t.Fatalf("%q split at %d: %v, whole %v", out, at, got, want)
+		}
+	})
+}

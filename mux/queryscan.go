@@ -1,0 +1,237 @@
+package mux
+
+import "bytes"
+
+// queryScan finds the queries in a program's output (queries.go), read in
+// chunks that may split one anywhere. It follows only what a query can be:
+// a CSI, an OSC of a kind that can ask, a DCS; any other string's body is
+// skipped to its end. A query is counted where it ends, which is before the
+// chunk that holds its end is sent, so no answer can come back first.
+type queryScan struct {
+	state  scanState
+	prefix byte // a CSI's private marker
+	inter  byte // a CSI's or a DCS's last intermediate
+	ps     int  // a CSI's first parameter or an OSC's number; -1 for none yet
+	more   bool // a CSI has parameters after its first
+	osc    queryKind
+	field  byte // an OSC field so far: 0 empty, '?' exactly "?", 'x' anything else
+	asks   int  // an OSC's fields that were "?"
+	dcs    [2]byte
+	dcsLen int
+
+	found []queryKind // the queries of the last chunk, in order
+}
+
+type scanState uint8
+
+const (
+	scanGround    scanState = iota
+	scanESC                 // after ESC
+	scanCSI                 // in a CSI, after ESC [
+	scanOSCNumber           // after ESC ], reading Ps
+	scanOSCBody             // in an OSC that may ask, after Ps;
+	scanDCSHead             // after ESC P, reading what could be $q
+	scanDCSQuery            // in a DECRQSS's body
+	scanString              // in a string that asks nothing: skipped to its end
+)
+
+// The largest parameter kept: every query's is smaller.
+const maxScanParam = 10000
+
+// scan returns the queries chunk ends, in order; the slice is valid until
+// the next call.
+func (q *queryScan) scan(chunk []byte) []queryKind {
+	q.found = q.found[:0]
+	for len(chunk) > 0 {
+		switch q.state {
+		case scanGround:
+			i := bytes.IndexByte(chunk, 0x1b)
+			if i < 0 {
+				return q.found
+			}
+			q.state, chunk = scanESC, chunk[i+1:]
+			// Most escapes in output are SGR and cursor moves, whole in
+			// the chunk: passed over in one loop when their final byte
+			// ends no query.
+			if n := plainCSI(chunk); n > 0 {
+				q.state, chunk = scanGround, chunk[n:]
+			}
+			continue
+		case scanString, scanDCSQuery:
+			// Skipped to the ESC of its ST (BEL ends an OSC, CAN and SUB
+			// any string).
+			i := bytes.IndexAny(chunk, "\x1b\x07\x18\x1a")
+			if i < 0 {
+				return q.found
+			}
+			if chunk[i] == 0x1b && q.state == scanDCSQuery {
+				q.found = append(q.found, querySetting)
+			}
+			q.state, chunk = scanGround, chunk[i:]
+			if chunk[0] == 0x1b {
+				q.state, chunk = scanESC, chunk[1:]
+			}
+			continue
+		}
+		q.step(chunk[0])
+		chunk = chunk[1:]
+	}
+	return q.found
+}
+
+// step advances over one byte of a sequence.
+func (q *queryScan) step(b byte) {
+	if b == 0x18 || b == 0x1a { // CAN and SUB cancel any sequence
+		q.state = scanGround
+		return
+	}
+	switch q.state {
+	case scanESC:
+		q.prefix, q.inter, q.ps, q.more = 0, 0, -1, false
+		switch b {
+		case '[':
+			q.state = scanCSI
+		case ']':
+			q.state = scanOSCNumber
+		case 'P':
+			q.state, q.dcsLen = scanDCSHead, 0
+		case 'X', '^', '_':
+			q.state = scanString
+		case 0x1b:
+		default:
+			q.state = scanGround
+		}
+	case scanCSI:
+		switch {
+		case b >= '0' && b <= '9':
+			if !q.more {
+				q.ps = min(max(q.ps, 0)*10+int(b-'0'), maxScanParam)
+			}
+		case b == ';' || b == ':':
+			q.more = true
+		case b >= '<' && b <= '?':
+			if q.ps < 0 && !q.more && q.prefix == 0 {
+				q.prefix = b
+			}
+		case b >= 0x20 && b <= 0x2f:
+			q.inter = b
+		case b >= 0x40 && b <= 0x7e:
+			if k := q.csiQuery(b); k != 0 {
+				q.found = append(q.found, k)
+			}
+			q.state = scanGround
+		case b == 0x1b:
+			q.state = scanESC
+		case b >= 0x80:
+			q.state = scanGround
+		}
+	case scanOSCNumber:
+		switch {
+		case b >= '0' && b <= '9':
+			q.ps = min(max(q.ps, 0)*10+int(b-'0'), maxScanParam)
+		case b == ';' && q.ps >= 0 && oscQuery(q.ps) != 0:
+			q.state, q.osc, q.field, q.asks = scanOSCBody, oscQuery(q.ps), 0, 0
+		case b == 0x1b:
+			q.state = scanESC
+		case b == 0x07:
+			q.state = scanGround
+		default:
+			q.state = scanString
+		}
+	case scanOSCBody:
+		switch b {
+		case ';', 0x07, 0x1b:
+			if q.field == '?' {
+				q.asks++
+			}
+			q.field = 0
+			if b == ';' {
+				return
+			}
+			for range q.asks {
+				q.found = append(q.found, q.osc)
+			}
+			q.state = scanGround
+			if b == 0x1b {
+				q.state = scanESC
+			}
+		case '?':
+			if q.field == 0 {
+				q.field = '?'
+			} else {
+				q.field = 'x'
+			}
+		default:
+			q.field = 'x'
+		}
+	case scanDCSHead:
+		if b == 0x1b {
+			q.state = scanESC
+			return
+		}
+		q.dcs[q.dcsLen] = b
+		q.dcsLen++
+		if q.dcsLen == 2 {
+			q.state = scanString
+			if q.dcs == [2]byte{'$', 'q'} {
+				q.state = scanDCSQuery
+			}
+		}
+	}
+}
+
+// plainCSI is the length of the CSI that b starts with (after its ESC) if
+// it is whole in b and its final byte is one no query ends with, or 0.
+func plainCSI(b []byte) int {
+	if len(b) < 2 || b[0] != '[' {
+		return 0
+	}
+	for i := 1; i < len(b); i++ {
+		switch ch := b[i]; {
+		case ch >= 0x20 && ch <= 0x3f:
+		case ch >= 0x40 && ch <= 0x7e:
+			switch ch {
+			case 'n', 'c', 'p', 't', 'u', 'q':
+				return 0
+			}
+			return i + 1
+		default:
+			return 0
+		}
+	}
+	return 0
+}
+
+// csiQuery is the kind of query a CSI ending in final is, or 0.
+func (q *queryScan) csiQuery(final byte) queryKind {
+	first := q.ps <= 0 && !q.more // no parameter, or a lone 0
+	switch {
+	case final == 'n' && q.inter == 0:
+		switch {
+		case q.ps == 6 && (q.prefix == 0 || q.prefix == '?') && !q.more:
+			return queryCursor
+		case q.ps == 5 && q.prefix == 0 && !q.more:
+			return queryStatus
+		case q.ps == 996 && q.prefix == '?' && !q.more:
+			return queryTheme
+		}
+	case final == 'c' && q.inter == 0 && first:
+		switch q.prefix {
+		case 0:
+			return queryDA1
+		case '>':
+			return queryDA2
+		case '=':
+			return queryDA3
+		}
+	case final == 'p' && q.inter == '$' && (q.prefix == 0 || q.prefix == '?') && q.ps >= 0:
+		return queryMode
+	case final == 't' && q.inter == 0 && q.prefix == 0:
+		return windowQuery(q.ps)
+	case final == 'u' && q.inter == 0 && q.prefix == '?' && q.ps < 0:
+		return queryKitty
+	case final == 'q' && q.inter == 0 && q.prefix == '>' && first:
+		return queryVersion
+	}
+	return 0
+}
