@@ -1,7 +1,9 @@
 package integration
 
 import (
+	"regexp"
 	"strings"
+	"syscall"
 	"testing"
 )
 
@@ -68,5 +70,29 @@ func TestAnAnswerGoesWhereItsQueryWent(t *testing.T) {
 				t.Fatalf("the program was given B's answer too: %q", out)
 			}
 		})
+	}
+}
+
+// A query the answering terminal was never sent is answered by wr: a client
+// that falls behind is sent a redraw in place of the output it missed, and
+// a query in that output reached no terminal. The program waited for an
+// answer forever, as wr answered only with no terminal attached.
+func TestAQueryTheAnswererMissedIsAnswered(t *testing.T) {
+	e := newEnv(t)
+	e.mustWr("new", "-d", "s", "--", "sh", "-c",
+		`stty -echo; read x; head -c 16777216 /dev/zero | tr '\000' x; printf 'Q\033[6n'; stty raw; exec cat -v`)
+	a := e.term(80, 24, "attach", "s") // the owner, so the answerer
+	e.waitClients("s", 1)
+	if err := a.cmd.Process.Signal(syscall.SIGSTOP); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = a.cmd.Process.Signal(syscall.SIGCONT) })
+	e.mustWr("send", "s", "--key", "Enter")
+	answered := regexp.MustCompile(`Q\^\[\[\d+;\d+R`)
+	e.eventually("wr to answer the query the stopped client missed", func() bool {
+		return answered.MatchString(e.mustWr("capture", "s"))
+	})
+	if s, _ := e.session("s"); len(s.Attached) != 1 || s.Owner == nil {
+		t.Fatalf("the stopped client left or lost the size: %+v", s)
 	}
 }

@@ -152,15 +152,22 @@ func (c *client) canOwn() bool { return !c.readOnly && c.cols > 0 && c.rows > 0 
 // send queues a frame. Output past maxQueued is dropped, never waited for;
 // Output larger than a frame is split. Its callers (the fan-out, attach)
 // hold the session's mu, which budget's read of the size needs.
-func (c *client) send(t wire.Type, p []byte) {
+func (c *client) send(t wire.Type, p []byte) { c.sendThen(t, p, nil) }
+
+// sendThen is send that calls first (if not nil) under the queue's lock
+// just before p is queued or written, and reports whether it was: a
+// closing client is sent nothing, and a lagging one no Output. The fan-out
+// counts the queries in a chunk there, so no answer comes back before they
+// are counted, and none is counted for a terminal that never sees them.
+func (c *client) sendThen(t wire.Type, p []byte, first func()) bool {
 	c.queueMu.Lock()
 	defer c.queueMu.Unlock()
 	if c.closing {
-		return
+		return false
 	}
 	if t == wire.TypeOutput {
 		if c.lagging {
-			return
+			return false
 		}
 		// Each entry costs at least 64 bytes: a flood of tiny chunks must
 		// not hold millions of them.
@@ -168,7 +175,10 @@ func (c *client) send(t wire.Type, p []byte) {
 		if c.queued+cost > c.budget() {
 			c.dropQueuedOutputLocked()
 			c.lagging = true
-			return
+			return false
+		}
+		if first != nil {
+			first()
 		}
 		if len(c.queue) == 0 && !c.writing && !c.held && len(p) <= directMax && c.fd != nil {
 			if rest, wrote := c.writeNowLocked(p); wrote {
@@ -178,7 +188,7 @@ func (c *client) send(t wire.Type, p []byte) {
 					c.queue = append(c.queue, frame{t: t, p: rest, rest: true, counted: true})
 					c.wakeWriter()
 				}
-				return
+				return true
 			}
 		}
 		c.queued += cost
@@ -186,9 +196,12 @@ func (c *client) send(t wire.Type, p []byte) {
 			c.queue = append(c.queue, frame{t: t, p: p[:wire.MaxPayload:wire.MaxPayload], counted: true})
 			p = p[wire.MaxPayload:]
 		}
+	} else if first != nil {
+		first()
 	}
 	c.queue = append(c.queue, frame{t: t, p: p, counted: t == wire.TypeOutput})
 	c.wakeWriter()
+	return true
 }
 
 // directMax is the largest Output chunk the fan-out writes to an idle

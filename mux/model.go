@@ -77,6 +77,7 @@ type model struct {
 	unattended func() bool    // no attached client can answer: the model answers queries
 	answer     func(p []byte) // writes the model's answers to the PTY; called by the feeder with no lock held
 	replies    []byte         // guarded by mu
+	answering  bool           // guarded by mu: the op being drawn is one the model answers (modelOp.answers)
 
 	// typing and self, when set, put a flood's drawing on a short lead
 	// while a person types in another session (typing.go): while the
@@ -119,6 +120,10 @@ var realClock = feedClock{
 type modelOp struct {
 	chunk      []byte
 	cols, rows int
+	// answers marks a chunk whose queries the model answers though a
+	// terminal that can answer is attached: the one that answers for the
+	// session lagged, and was not sent it.
+	answers bool
 }
 
 func newModel(cols, rows, scrollback int, sessionMu *sync.Mutex, unattended func() bool, answer func([]byte)) *model {
@@ -176,7 +181,7 @@ func newModel(cols, rows, scrollback int, sessionMu *sync.Mutex, unattended func
 		}
 	})
 	m.scr.SetReply(func(p []byte) {
-		if m.unattended() {
+		if m.answering || m.unattended() {
 			m.replies = append(m.replies, p...)
 		}
 	})
@@ -425,6 +430,7 @@ func (m *model) applyLocked(ops []modelOp) {
 	}
 	batch := m.batch[:0]
 	defer func() {
+		m.answering = false
 		clear(batch)
 		m.batch = batch[:0]
 		m.lag.Add(-n)
@@ -434,15 +440,27 @@ func (m *model) applyLocked(ops []modelOp) {
 		}
 	}()
 	for _, op := range ops {
-		if op.chunk == nil {
+		if op.chunk == nil || op.answers != m.answering {
 			m.scr.WriteBatch(batch)
 			batch = batch[:0]
+			m.answering = op.answers
+		}
+		if op.chunk == nil {
 			m.scr.Resize(op.cols, op.rows)
 			continue
 		}
 		batch = append(batch, op.chunk)
 	}
 	m.scr.WriteBatch(batch)
+}
+
+// answerLastLocked marks the op pushed last as one whose queries the model
+// answers (modelOp.answers). Called with the session's mu held, as
+// pushLocked is, right after it.
+func (m *model) answerLastLocked() {
+	if n := len(m.pending); n > 0 && !m.stopped && !m.isDropped() {
+		m.pending[n-1].answers = true
+	}
 }
 
 // errDropped stops a batch being drawn for a session that is being killed:

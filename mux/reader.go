@@ -310,10 +310,15 @@ func (ss *session) fanOut(chunk []byte) {
 			ss.frameLocked(c) // drawn from the model (view.go), which holds no query
 			continue
 		}
-		if len(queries) > 0 {
-			c.classifier.owed.owe(queries, c == answerer, now)
+		if len(queries) == 0 {
+			c.send(wire.TypeOutput, chunk)
+		} else if !c.sendThen(wire.TypeOutput, chunk, func() { c.classifier.owed.owe(queries, c == answerer, now) }) &&
+			c == answerer {
+			// The terminal that answers for the session is behind, and will
+			// be sent a redraw in place of this chunk: its queries are
+			// nobody's to answer but the model's.
+			ss.model.answerLastLocked()
 		}
-		c.send(wire.TypeOutput, chunk)
 		if help {
 			c.helpWriter()
 		}
