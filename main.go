@@ -717,9 +717,11 @@ func sendCommand() *cli.Command {
 			if c.Bool("enter") {
 				text += "\r"
 			}
-			if text == "" {
+			if len(words) == 0 && text == "" {
 				return &usageError{errors.New("nothing to send: give TEXT, --enter or --key KEY")}
 			}
+			// An empty TEXT ("$VAR" that is empty) sends nothing and
+			// succeeds, as printf '%s' "" does; the session must still exist.
 			_, err = cl.Send(name, []byte(text), timeout)
 			return sendFailed(err)
 		},

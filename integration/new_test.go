@@ -79,6 +79,14 @@ func TestSend(t *testing.T) {
 	if r := e.wr("send", "s"); r.code != 2 {
 		t.Fatalf("send with no text = %+v, want 2", r)
 	}
+	// An empty TEXT (a "$VAR" with nothing in it) sends nothing, and
+	// succeeds if the session is there.
+	if r := e.wr("send", "s", ""); r.code != 0 || r.stderr != "" {
+		t.Fatalf("send of empty text = %+v, want 0", r)
+	}
+	if r := e.wr("send", "ghost", ""); r.code != 1 || !strings.Contains(r.stderr, "no session named ghost") {
+		t.Fatalf("send of empty text to a missing session = %+v", r)
+	}
 }
 
 // wr wait blocks until the session ends and exits with its code.
