@@ -96,3 +96,122 @@ func TestAQueryTheAnswererMissedIsAnswered(t *testing.T) {
 		t.Fatalf("the stopped client left or lost the size: %+v", s)
 	}
 }
+
+// catSession is a session running cat on a raw terminal, so a `wr send`
+// puts queries in its output and the program's input shows in it as it
+// comes; A and B are attached at its size, and A owns it.
+func catSession(t *testing.T) (*env, *term, *term) {
+	e := newEnv(t)
+	a := e.term(80, 24, "attach", "s", "--", "sh", "-c", `stty raw -echo; echo READY; exec cat`)
+	a.expect("READY")
+	b := e.term(80, 24, "attach", "s")
+	e.waitClients("s", 2)
+	return e, a, b
+}
+
+// ask makes the program's output hold text (a query): cat gives back what
+// it is sent.
+func ask(e *env, text string, terms ...*term) {
+	e.t.Helper()
+	e.mustWr("send", "s", text)
+	for _, tm := range terms {
+		tm.expect(text)
+	}
+}
+
+// An answer to a query asked while a client that has since left answered
+// for the session comes from the client that answers now: the one that
+// would have answered never will.
+func TestAnAnswerWhoseAnswererLeftIsTaken(t *testing.T) {
+	e, a, b := catSession(t)
+	ask(e, "Z\x1b[c", a, b)
+	if err := a.cmd.Process.Kill(); err != nil {
+		t.Fatal(err)
+	}
+	e.waitClients("s", 1)
+	b.send("\x1b[?6c")
+	b.expect("\x1b[?6c")
+	if out := string(b.output()); !strings.HasSuffix(out, "Z\x1b[c\x1b[?6c") {
+		t.Fatalf("want B's answer straight after the query: %q", out[max(0, len(out)-100):])
+	}
+}
+
+// OSC 10;?;? asks for two colours, and a terminal answers with an OSC 10
+// and an OSC 11: each answer is matched with its own query, and nothing is
+// left over to take a later answer.
+func TestTwoColoursAskedAtOnceAreTwoAnswers(t *testing.T) {
+	e, a, b := catSession(t)
+	ask(e, "Z\x1b]10;?;?\x07", a, b)
+	b.send("\x1b]10;rgb:eeee/eeee/eeee\x07\x1b]11;rgb:ffff/ffff/ffff\x07")
+	a.send("\x1b]10;rgb:1111/1111/1111\x07\x1b]11;rgb:2222/2222/2222\x07")
+	a.expect("2222/2222\x07")
+	b.send("x") // B owns the size
+	a.expect("x")
+	ask(e, "Y\x1b]10;?\x07", a, b)
+	a.send("\x1b]10;rgb:3333/3333/3333\x07")
+	b.send("\x1b]10;rgb:4444/4444/4444\x07")
+	b.send("y")
+	a.expect("y")
+	out := string(a.output())
+	for _, want := range []string{"1111", "2222", "4444"} {
+		if strings.Count(out, want+"/"+want+"/"+want) != 1 {
+			t.Errorf("the answer %s reached the program %d times, want once: %q", want, strings.Count(out, want+"/"+want+"/"+want), out)
+		}
+	}
+	for _, never := range []string{"eeee", "ffff", "3333"} {
+		if strings.Contains(out, never) {
+			t.Errorf("the answer %s reached the program: %q", never, out)
+		}
+	}
+}
+
+// A client that falls behind is sent a redraw in place of the output it
+// missed, queries and all: it owes no answer to them, or its answer to a
+// later query would be taken for one of them, and the program given two.
+func TestAClientThatFellBehindOwesNoAnswers(t *testing.T) {
+	e, a, b := catSession(t)
+	if err := a.cmd.Process.Signal(syscall.SIGSTOP); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = a.cmd.Process.Signal(syscall.SIGCONT) })
+	// A's socket fills, so Q1 waits in its queue, which the rest of the
+	// flood overruns: Q1 is dropped with it, unseen.
+	mustSendStdin(e, strings.Repeat("a", 1<<20))
+	ask(e, "Q1\x1b[c", b)
+	b.send("\x1b[?6c") // A answers Q1 for the session
+	mustSendStdin(e, strings.Repeat("b", 5<<20)+"END")
+	b.expect("END")
+	if err := a.cmd.Process.Signal(syscall.SIGCONT); err != nil {
+		t.Fatal(err)
+	}
+	a.expect("END") // redrawn
+	b.send("x")     // B owns the size
+	a.expect("x")
+	if s, _ := e.session("s"); s.Owner == nil || *s.Owner != s.Attached[1].ID {
+		t.Fatalf("owner %v after B typed, want B (%d)", s.Owner, s.Attached[1].ID)
+	}
+	ask(e, "Q2\x1b[c", a, b)
+	a.send("\x1b[?1;2c")
+	a.send("\x1b[<64;1;1M") // the wheel, forwarded from anyone: A's answer is behind
+	b.send("\x1b[?6c")
+	b.send("y")
+	afterQ2 := func() string {
+		out := string(b.output())
+		return out[strings.LastIndex(out, "Q2\x1b[c"):]
+	}
+	e.eventually("A's wheel and B's y to reach the program", func() bool {
+		out := afterQ2()
+		return strings.Contains(out, "\x1b[<64;1;1M") && strings.Contains(out, "y")
+	})
+	if out := afterQ2(); strings.Contains(out, "\x1b[?1;2c") || strings.Count(out, "\x1b[?6c") != 1 {
+		t.Fatalf("after Q2 the program was given %q, want B's answer alone", out)
+	}
+}
+
+// mustSendStdin sends text with `wr send -`: more than an argument holds.
+func mustSendStdin(e *env, text string) {
+	e.t.Helper()
+	if r := e.wrIn(text, e.vars, "send", "s", "-"); r.code != 0 {
+		e.t.Fatalf("wr send -: exit %d, stderr %q", r.code, r.stderr)
+	}
+}

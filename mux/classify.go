@@ -30,12 +30,10 @@ const (
 	// inputOwner is the owner's input, passed through undecided: forwarded,
 	// claims nothing (the client owned the size when it was read).
 	inputOwner
-	// inputAnswer is an answer to a query asked while this client answered
-	// for the session (queries.go): forwarded, whoever answers now.
+	// inputAnswer is an answer to a query this client's terminal was
+	// sent (queries.go): forwarded by who answered for the session when
+	// the query went out (segment.answerer, session.answerGoesLocked).
 	inputAnswer
-	// inputStale is an answer to a query asked while another client
-	// answered for the session: dropped, that client's answer counts.
-	inputStale
 )
 
 func (k inputKind) String() string {
@@ -50,8 +48,6 @@ func (k inputKind) String() string {
 		return "owner"
 	case inputAnswer:
 		return "answer"
-	case inputStale:
-		return "stale"
 	}
 	return "none"
 }
@@ -71,6 +67,7 @@ const pasteEnd = "\x1b[201~"
 type segment struct {
 	kind       inputKind
 	start, end int
+	answerer   int // an inputAnswer's: who answered when it was asked
 }
 
 // inputClassifier splits one client's input into acting, report and passive
@@ -85,6 +82,7 @@ type inputClassifier struct {
 	seqSent  int       // how many of seq were already forwarded in passthrough
 	strESC   bool      // a string ended with ESC: its ST's '\' is next
 	strKind  inputKind // and what that string was
+	answerer int       // the answerer of the answer being ended (answerKind)
 	utf8Need int       // continuation bytes still to come of a string's UTF-8 character
 	x10Need  int       // raw X10 mouse bytes still to come after CSI M
 	paste    bool      // inside a bracketed paste
@@ -141,21 +139,20 @@ func (c *inputClassifier) finishString(k queryKind) {
 	c.finish(c.answerKind(k, time.Now()))
 }
 
-// answerKind decides a report that answers a query of kind k: where the
-// query went decides where its answer goes (queries.go), and a report no
-// query is owed for goes from whoever answers now.
+// answerKind decides a report that answers a query of kind k: one owed is
+// an answer, forwarded by who answered when the query went out
+// (queries.go), and a report no query is owed for goes from whoever answers
+// now.
 func (c *inputClassifier) answerKind(k queryKind, now time.Time) inputKind {
 	if k == 0 {
 		return inputReport
 	}
-	owed, ours := c.owed.answered(k, now)
-	switch {
-	case !owed:
+	owed, answerer := c.owed.answered(k, now)
+	if !owed {
 		return inputReport
-	case ours:
-		return inputAnswer
 	}
-	return inputStale
+	c.answerer = answerer
+	return inputAnswer
 }
 
 func (c *inputClassifier) finishCSI(cmd ansi.Cmd, params ansi.Params) {
@@ -550,11 +547,15 @@ func (c *inputClassifier) emit(k inputKind, b []byte) {
 	}
 	start := len(c.out)
 	c.out = append(c.out, b...)
-	if n := len(c.segs); n > 0 && c.segs[n-1].kind == k {
+	answerer := 0
+	if k == inputAnswer {
+		answerer = c.answerer
+	}
+	if n := len(c.segs); n > 0 && c.segs[n-1].kind == k && c.segs[n-1].answerer == answerer {
 		c.segs[n-1].end = len(c.out)
 		return
 	}
-	c.segs = append(c.segs, segment{kind: k, start: start, end: len(c.out)})
+	c.segs = append(c.segs, segment{kind: k, start: start, end: len(c.out), answerer: answerer})
 }
 
 // loneESC reports whether all that is held is a single ESC (a person
@@ -626,9 +627,7 @@ func (c *inputClassifier) state() classifierState {
 // bytes are stepped through again, with nothing emitted: none of them
 // completes a sequence (it would not be held), so they leave the parser,
 // and the X10 and string-terminator states, where they were.
-// answers says whether the client answered for the session, which an older
-// server's state leaves out.
-func restoreClassifier(st classifierState, answers bool) (*inputClassifier, error) {
+func restoreClassifier(st classifierState) (*inputClassifier, error) {
 	c := newInputClassifier()
 	if !st.Paste && st.PasteEnd == len(pasteEnd) {
 		st.PasteEnd = 0 // a paste over, as a server before this fix wrote it down
@@ -653,10 +652,9 @@ func restoreClassifier(st classifierState, answers bool) (*inputClassifier, erro
 		}
 	case st.CursorQueries > 0:
 		// An older server kept no more than the count, and forwarded an
-		// answer from whoever answered when it came (the owner, at an
-		// upgrade).
+		// answer from whoever answered when it came.
 		for range st.CursorQueries {
-			c.owed.owe([]queryKind{queryCursor}, answers, now)
+			c.owed.owe([]queryKind{queryCursor}, answererUnknown, now)
 		}
 	}
 	return c, nil

@@ -91,12 +91,18 @@ type client struct {
 	escTimer   *time.Timer // the pending lone ESC's; stopped by the next input and by detach
 	escGen     int         // bumped by each input and by detach: a stale timer does nothing
 
-	// queueMu guards the queue and its state. It is taken last, under the
-	// session's mu by the fan-out, and alone by the writer.
+	// queueMu guards the queue and its state. It is taken last (but for
+	// the classifier's owed answers, a leaf), under the session's mu by
+	// the fan-out, and alone by the writer.
 	queueMu sync.Mutex
 	queue   []frame
 	queued  int  // bytes of Output in queue
 	lagging bool // output was dropped: redraw once the writer drains
+	// dropped: output was dropped since the last redraw, so the terminal
+	// will not answer the queries it held (answersNoMore). Not the same as
+	// lagging, which a client drawn at another size also sets, its queued
+	// output still to be written.
+	dropped bool
 	closing bool // no more frames after the queue drains; set by close, or by the writer when a write fails
 	// awaitSeen: the connection stays open once the queue drains, for the
 	// client's ExitSeen (closeAwaitingSeen); the reader closes it.
@@ -174,7 +180,10 @@ func (c *client) sendThen(t wire.Type, p []byte, first func()) bool {
 		cost := max(len(p), 64)
 		if c.queued+cost > c.budget() {
 			c.dropQueuedOutputLocked()
-			c.lagging = true
+			c.lagging, c.dropped = true, true
+			// The queries in what was dropped will not reach the terminal:
+			// a record of them would take the answers to later ones.
+			c.classifier.owed.forget()
 			return false
 		}
 		if first != nil {
@@ -371,7 +380,7 @@ func (c *client) resyncIfLaggingLocked(scr restorer) {
 		// since its last update (view.go).
 		c.queueMu.Lock()
 		lagging := c.lagging && !c.closing
-		c.lagging = false
+		c.lagging, c.dropped = false, false
 		c.queueMu.Unlock()
 		if s, ok := scr.(*screen.Screen); ok && (lagging || c.frameArmed) {
 			c.sendRedraw(s.AppendViewUpdate(nil, c.view))
@@ -382,7 +391,7 @@ func (c *client) resyncIfLaggingLocked(scr restorer) {
 	lagging := c.lagging && !c.closing
 	if lagging {
 		c.dropQueuedOutputLocked()
-		c.lagging = false
+		c.lagging, c.dropped = false, false
 	}
 	c.queueMu.Unlock()
 	switch {
@@ -441,6 +450,15 @@ func (c *client) holdsMuch(n int) bool {
 	}
 	c.owesRelease = true
 	return true
+}
+
+// answersNoMore reports whether the client's terminal will answer no query
+// it owes: it is leaving, or fell behind and was sent a redraw in place of
+// the output that held them.
+func (c *client) answersNoMore() bool {
+	c.queueMu.Lock()
+	defer c.queueMu.Unlock()
+	return c.dropped || c.closing
 }
 
 // isLagging reports whether the client is waiting for a redraw.

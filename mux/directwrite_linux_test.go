@@ -283,7 +283,7 @@ func TestAdoptedOutputIsCountedAsItIsWritten(t *testing.T) {
 	peer := os.NewFile(uintptr(fds[1]), "peer")
 	t.Cleanup(func() { peer.Close() })
 	owed := bytes.Repeat([]byte("o"), 2<<20) // more than the socket holds
-	c, err := (&server{}).adoptClient(handoffClient{ID: 1, FD: fds[0], Cols: 80, Rows: 24, Out: owed}, false)
+	c, err := (&server{}).adoptClient(handoffClient{ID: 1, FD: fds[0], Cols: 80, Rows: 24, Out: owed})
 	if err != nil {
 		t.Fatal(err)
 	}

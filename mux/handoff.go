@@ -497,7 +497,7 @@ func (s *server) adoptSession(hs handoffSession) (*session, error) {
 	ss.mu.Lock()
 	defer ss.mu.Unlock()
 	for _, hc := range hs.Clients {
-		c, err := s.adoptClient(hc, hc.ID == hs.Owner)
+		c, err := s.adoptClient(hc)
 		if err != nil {
 			s.logf("upgrade: client %d of %s: %v", hc.ID, hs.Name, err)
 			continue
@@ -522,8 +522,8 @@ func (s *server) adoptSession(hs handoffSession) (*session, error) {
 }
 
 // adoptClient makes a client of hc on its inherited connection, with what
-// was owed to it queued first; owner says whether it owned the size.
-func (s *server) adoptClient(hc handoffClient, owner bool) (*client, error) {
+// was owed to it queued first.
+func (s *server) adoptClient(hc handoffClient) (*client, error) {
 	f := os.NewFile(uintptr(hc.FD), "client")
 	conn, err := net.FileConn(f)
 	f.Close()
@@ -536,13 +536,13 @@ func (s *server) adoptClient(hc handoffClient, owner bool) (*client, error) {
 	c.env, c.inside, c.insideAt, c.acksExit = hc.Env, hc.Inside, hc.InsideAt, hc.AckExit
 	c.carriedIn = hc.In
 	if hc.Input != nil {
-		if k, err := restoreClassifier(*hc.Input, owner); err != nil {
+		if k, err := restoreClassifier(*hc.Input); err != nil {
 			s.logf("upgrade: client %d's input starts afresh: %v", hc.ID, err)
 		} else {
 			c.classifier = k
 		}
 	}
-	c.lagging = hc.Lagging
+	c.lagging, c.dropped = hc.Lagging, hc.Lagging
 	if len(hc.Out) > 0 {
 		c.queue = []frame{{t: wire.TypeOutput, p: hc.Out, rest: true, counted: true}}
 		c.queued = max(len(hc.Out), 64)

@@ -33,7 +33,7 @@ func (ss *session) input(c *client, b []byte) error {
 	// deciding, so it passes straight through. Unless it owes answers to
 	// queries asked before it took the size: those are another client's
 	// to give, and must be told from its keys.
-	passthrough := owner && !c.classifier.owed.owesOthers()
+	passthrough := owner && !c.classifier.owed.owesOthers(c.id)
 	out, segs := c.classifier.classify(b, passthrough)
 	// A lone ESC is held until the rest of a report could come; a
 	// non-owner's is forwarded as a keystroke when escWait passes without
@@ -91,11 +91,13 @@ func (ss *session) forward(c *client, out []byte, segs []segment) error {
 			if !answers {
 				continue
 			}
-		case inputStale:
-			continue
 		case inputAnswer:
-			// Its query went out while this client answered for the
-			// session (queries.go).
+			ss.mu.Lock()
+			goes := ss.answerGoesLocked(c, s.answerer)
+			ss.mu.Unlock()
+			if !goes {
+				continue
+			}
 		case inputPassive:
 			// The wheel over a client drawn at another size points at the
 			// cell it shows, which is not the screen's.
@@ -135,6 +137,28 @@ func (ss *session) answererLocked() *client {
 		}
 	}
 	return nil
+}
+
+// answerGoesLocked decides whether c's answer to a query asked while
+// answerer answered for the session reaches the program: from that client
+// alone, so the program gets one answer whoever owns the size by now. If
+// it has left, or fell behind and was sent a redraw in place of the query,
+// its answer will not come, and the client that answers now gives it. The
+// model's own answers (answeredByWr) are the only ones. Called with mu
+// held.
+func (ss *session) answerGoesLocked(c *client, answerer int) bool {
+	switch {
+	case answerer == c.id:
+		return true
+	case answerer == answeredByWr:
+		return false
+	case answerer == answererUnknown:
+		return ss.answererLocked() == c
+	}
+	if a := ss.clients[answerer]; a != nil && !a.answersNoMore() {
+		return false
+	}
+	return ss.answererLocked() == c
 }
 
 // writePTY writes b to the PTY whole; inputs never interleave.

@@ -12,9 +12,11 @@ import (
 // the session was decided when the answer arrived, so a size that moved
 // between a query and its answers gave the program none (the old answerer's
 // came late, the new one's came early) or two. Now each client keeps, for
-// each kind of query its terminal was sent and has not answered, whether it
-// answered for the session when the query went out; an answer is forwarded
-// by that, as terminals answer one kind in the order they were asked. A
+// each kind of query its terminal was sent and has not answered, which
+// client answered for the session when the query went out; terminals answer
+// one kind in the order they were asked, so each answer is matched with its
+// query, and goes to the program from that client alone (or, if it has left
+// or fallen behind, from the one that answers now: see answerGoesLocked). A
 // kind not tracked here, or an answer nothing was asked for (focus), is
 // still forwarded only from the client that answers now.
 //
@@ -131,123 +133,158 @@ func oscAnswer(cmd int, data []byte) queryKind {
 	return oscQuery(cmd)
 }
 
-// answerWait is how long a terminal is owed its answers: one that never
+// answerWait is how long a terminal is owed an answer: one that never
 // answers a kind (or a client that was sent a redraw in place of the
-// query) owes nothing of it after it.
+// query) owes nothing for it after it.
 const answerWait = 3 * time.Second
 
 // maxOwed caps the answers owed of one kind: a program asking in a loop
-// does not make a client owe them for longer than one wait.
+// of a terminal that never answers does not grow the record.
 const maxOwed = 64
 
-// owedAnswers is what one client's terminal owes: for each kind of query it
-// was sent and has not answered, oldest first, whether the client answered
-// for the session when the query went out. Counted up by the session's
-// reader under the session's mu, and down by the client's input under its
-// inMu; mu is a leaf under both.
+// Who answered for the session when a query went out, besides a client's
+// id (which start at 1).
+const (
+	// answeredByWr: no terminal that answers was sent the query, and the
+	// model answered it (modelOp.answers, session.sentQueries).
+	answeredByWr = -1
+	// answererUnknown: an older server's record, which did not say; the
+	// client that answers now does.
+	answererUnknown = -2
+)
+
+// owedAnswers is what one client's terminal owes: for each kind of query
+// it was sent and has not answered, oldest first, which client answered for
+// the session when the query went out. Added to by the session's reader
+// under the session's mu (and the client's queueMu), and counted off by the
+// client's input under its inMu; mu is a leaf under all of them.
 type owedAnswers struct {
 	mu    sync.Mutex
 	kinds []owedKind
 }
 
 type owedKind struct {
-	kind  queryKind
-	n     int       // answers owed
-	ours  uint64    // bit i: the i-th oldest was asked while this client answered
-	until time.Time // when the newest of them lapses, and all with it
+	kind    queryKind
+	pending []owedAnswer // oldest first; each lapses after its own wait
 }
 
-// owe counts one query of each of kinds sent to the terminal now, with
-// whether the client answers for the session.
-func (o *owedAnswers) owe(kinds []queryKind, ours bool, now time.Time) {
+type owedAnswer struct {
+	answerer int       // a client's id, answeredByWr or answererUnknown
+	until    time.Time // when it lapses
+}
+
+// owe records one query of each of kinds sent to the terminal now, while
+// answerer answered for the session.
+func (o *owedAnswers) owe(kinds []queryKind, answerer int, now time.Time) {
 	o.mu.Lock()
 	defer o.mu.Unlock()
 	for _, k := range kinds {
-		i := o.findLocked(k, now)
-		if i < 0 {
+		q := o.findLocked(k, now)
+		if q == nil {
 			o.kinds = append(o.kinds, owedKind{kind: k})
-			i = len(o.kinds) - 1
+			q = &o.kinds[len(o.kinds)-1]
 		}
-		q := &o.kinds[i]
-		if q.n == maxOwed { // the oldest goes
-			q.ours >>= 1
-			q.n--
+		if len(q.pending) == maxOwed { // the oldest goes
+			q.pending = append(q.pending[:0], q.pending[1:]...)
 		}
-		if ours {
-			q.ours |= 1 << q.n
-		}
-		q.n++
-		q.until = now.Add(answerWait)
+		q.pending = append(q.pending, owedAnswer{answerer: answerer, until: now.Add(answerWait)})
 	}
 }
 
-// findLocked is the index of kind k's record, or -1; one that lapsed is
-// dropped.
-func (o *owedAnswers) findLocked(k queryKind, now time.Time) int {
+// findLocked is kind k's record with what lapsed by now dropped, or nil if
+// none is left.
+func (o *owedAnswers) findLocked(k queryKind, now time.Time) *owedKind {
 	for i := range o.kinds {
 		if o.kinds[i].kind != k {
 			continue
 		}
-		if !now.Before(o.kinds[i].until) {
+		q := &o.kinds[i]
+		if q.lapse(now) {
 			o.kinds = append(o.kinds[:i], o.kinds[i+1:]...)
-			return -1
+			return nil
 		}
-		return i
+		return q
 	}
-	return -1
+	return nil
+}
+
+// lapse drops the answers owed that lapsed by now, and reports whether
+// none are left.
+func (q *owedKind) lapse(now time.Time) bool {
+	n := 0
+	for n < len(q.pending) && !now.Before(q.pending[n].until) {
+		n++
+	}
+	q.pending = append(q.pending[:0], q.pending[n:]...)
+	return len(q.pending) == 0
 }
 
 // answered counts one answer of kind k off, reporting whether one was owed
-// and, if so, whether the client answered for the session when it was asked.
-func (o *owedAnswers) answered(k queryKind, now time.Time) (owed, ours bool) {
+// and, if so, which client answered for the session when it was asked.
+func (o *owedAnswers) answered(k queryKind, now time.Time) (owed bool, answerer int) {
 	o.mu.Lock()
 	defer o.mu.Unlock()
-	i := o.findLocked(k, now)
-	if i < 0 {
-		return false, false
+	q := o.findLocked(k, now)
+	if q == nil {
+		return false, 0
 	}
-	q := &o.kinds[i]
-	ours = q.ours&1 != 0
-	q.ours >>= 1
-	q.n--
-	if q.n == 0 {
-		o.kinds = append(o.kinds[:i], o.kinds[i+1:]...)
-	}
-	return true, ours
+	answerer = q.pending[0].answerer
+	q.pending = append(q.pending[:0], q.pending[1:]...)
+	return true, answerer
 }
 
-// owesOthers reports whether the terminal owes an answer to a query asked
-// while another client answered for the session. A client that takes the
-// size may still owe such answers, and they must not pass as its own.
-func (o *owedAnswers) owesOthers() bool {
+// owesOthers reports whether the terminal of client self owes an answer to
+// a query asked while another client (or wr) answered for the session. A
+// client that takes the size may still owe such answers, and they must not
+// pass as its own.
+func (o *owedAnswers) owesOthers(self int) bool {
 	o.mu.Lock()
 	defer o.mu.Unlock()
 	if len(o.kinds) == 0 { // the owner's every keystroke asks: no clock read
 		return false
 	}
 	now := time.Now()
-	for i := 0; i < len(o.kinds); i++ {
-		q := o.kinds[i]
-		if !now.Before(q.until) {
-			o.kinds = append(o.kinds[:i], o.kinds[i+1:]...)
-			i--
+	others := false
+	kept := o.kinds[:0]
+	for _, q := range o.kinds {
+		if q.lapse(now) {
 			continue
 		}
-		if q.ours != 1<<q.n-1 {
-			return true
+		kept = append(kept, q)
+		for _, a := range q.pending {
+			others = others || a.answerer != self
 		}
 	}
-	return false
+	clear(o.kinds[len(kept):])
+	o.kinds = kept
+	return others
 }
 
-// owedState is one kind's record, written down for a hand-off.
+// forget drops every answer owed: the client fell behind, and the output
+// that held the queries will not reach its terminal.
+func (o *owedAnswers) forget() {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	o.kinds = nil
+}
+
+// count is how many answers of kind k are owed.
+func (o *owedAnswers) count(k queryKind, now time.Time) int {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	if q := o.findLocked(k, now); q != nil {
+		return len(q.pending)
+	}
+	return 0
+}
+
+// owedState is one kind's record, written down for a hand-off: for each
+// answer owed, oldest first, its answerer and how much of its wait was
+// left, in milliseconds (the new server's clock starts afresh).
 type owedState struct {
-	Kind queryKind `json:"kind"`
-	N    int       `json:"n"`
-	Ours uint64    `json:"ours,omitempty"`
-	// WaitMS is how much of the wait was left, in milliseconds: the new
-	// server's clock starts afresh.
-	WaitMS int64 `json:"wait_ms"`
+	Kind      queryKind `json:"kind"`
+	Answerers []int     `json:"answerers"`
+	WaitMS    []int64   `json:"wait_ms"`
 }
 
 func (o *owedAnswers) state(now time.Time) []owedState {
@@ -255,32 +292,35 @@ func (o *owedAnswers) state(now time.Time) []owedState {
 	defer o.mu.Unlock()
 	var st []owedState
 	for _, q := range o.kinds {
-		if now.Before(q.until) {
-			st = append(st, owedState{Kind: q.kind, N: q.n, Ours: q.ours, WaitMS: q.until.Sub(now).Milliseconds()})
+		if q.lapse(now) {
+			continue
 		}
+		s := owedState{Kind: q.kind}
+		for _, a := range q.pending {
+			s.Answerers = append(s.Answerers, a.answerer)
+			s.WaitMS = append(s.WaitMS, a.until.Sub(now).Milliseconds())
+		}
+		st = append(st, s)
 	}
 	return st
 }
 
-// count is how many answers of kind k are owed.
-func (o *owedAnswers) count(k queryKind, now time.Time) int {
-	o.mu.Lock()
-	defer o.mu.Unlock()
-	if i := o.findLocked(k, now); i >= 0 {
-		return o.kinds[i].n
-	}
-	return 0
-}
-
+// restore takes st back, reporting whether it is possible.
 func (o *owedAnswers) restore(st []owedState, now time.Time) bool {
 	o.mu.Lock()
 	defer o.mu.Unlock()
 	for _, s := range st {
-		if s.Kind == 0 || s.N <= 0 || s.N > maxOwed || s.Ours>>s.N != 0 || s.WaitMS < 0 || s.WaitMS > answerWait.Milliseconds() {
+		if s.Kind == 0 || len(s.Answerers) == 0 || len(s.Answerers) > maxOwed || len(s.WaitMS) != len(s.Answerers) {
 			return false
 		}
-		o.kinds = append(o.kinds, owedKind{kind: s.Kind, n: s.N, ours: s.Ours,
-			until: now.Add(time.Duration(s.WaitMS) * time.Millisecond)})
+		q := owedKind{kind: s.Kind}
+		for i, a := range s.Answerers {
+			if a < answererUnknown || a == 0 || s.WaitMS[i] < 0 || s.WaitMS[i] > answerWait.Milliseconds() {
+				return false
+			}
+			q.pending = append(q.pending, owedAnswer{answerer: a, until: now.Add(time.Duration(s.WaitMS[i]) * time.Millisecond)})
+		}
+		o.kinds = append(o.kinds, q)
 	}
 	return true
 }

@@ -35,6 +35,12 @@ func TestQueryScan(t *testing.T) {
 		{"clipboard", "\x1b]52;c;?\x07\x1b]52;c;aGVsbG8=\x07", []queryKind{oscQuery(52)}},
 		{"title and link hold no query", "\x1b]0;a ?\x07\x1b]8;;http://x/?\x1b\\\x1b[6n", []queryKind{queryCursor}},
 		{"an ESC ends a string", "\x1b]0;a\x1b[6n\x07", []queryKind{queryCursor}},
+		{"a query cut short by an ESC asks nothing", "\x1b]11;?\x1b[6n\x1bP$qm\x1b[c", []queryKind{queryCursor, queryDA1}},
+		{"dynamic colours, field by field", "\x1b]10;?;?\x07\x1b]10;red;?\x07\x1b]19;?;?\x07",
+			[]queryKind{oscQuery(10), oscQuery(11), oscQuery(11), oscQuery(19)}},
+		{"out of order CSIs are ignored", "\x1b[6?n\x1b[?2026$1p\x1b[>?c", nil},
+		{"DECID", "\x1bZ", []queryKind{queryDA1}},
+		{"a BEL is part of a DCS", "\x1bP$q\x07m\x1b\\", []queryKind{querySetting}},
 		{"settings", "\x1bP$qm\x1b\\\x1bP+q544e\x1b\\\x1bPq#0;2;0;0;0\x1b\\", []queryKind{querySetting}},
 		{"a string's body asks nothing", "\x1b_Gf=100;?[6n\x1b\\\x1bX?[c\x07\x1b\\", nil},
 		{"CAN cancels", "\x1b[6\x18n\x1b]11;?\x18\x07", nil},
@@ -77,6 +83,7 @@ func TestAnswerKinds(t *testing.T) {
 		{"status", "\x1b[5n", "\x1b[0n"},
 		{"theme", "\x1b[?996n", "\x1b[?997;1n"},
 		{"DA1", "\x1b[c", "\x1b[?62;22c"},
+		{"DECID", "\x1bZ", "\x1b[?62;22c"},
 		{"DA2", "\x1b[>c", "\x1b[>41;390;0c"},
 		{"DA3", "\x1b[=c", "\x1bP!|00000000\x1b\\"},
 		{"mode", "\x1b[?2026$p", "\x1b[?2026;2$y"},
@@ -87,6 +94,7 @@ func TestAnswerKinds(t *testing.T) {
 		{"kitty flags", "\x1b[?u", "\x1b[?1u"},
 		{"version", "\x1b[>q", "\x1bP>|XTerm(390)\x1b\\"},
 		{"background", "\x1b]11;?\x07", "\x1b]11;rgb:0000/0000/0000\x07"},
+		{"the background, second of two", "\x1b]10;red;?\x07", "\x1b]11;rgb:0000/0000/0000\x07"},
 		{"palette", "\x1b]4;1;?\x07", "\x1b]4;1;rgb:cdcd/0000/0000\x1b\\"},
 		{"setting", "\x1bP$q m\x1b\\", "\x1bP1$r0m\x1b\\"},
 	}
@@ -97,77 +105,71 @@ func TestAnswerKinds(t *testing.T) {
 			if len(kinds) != 1 {
 				t.Fatalf("%q scanned as %v, want one query", tc.query, kinds)
 			}
-			for _, ours := range []bool{true, false} {
-				c := newInputClassifier()
-				c.owed.owe(kinds, ours, time.Now())
-				var got runs
-				got.add(c.classify([]byte(tc.answer), false))
-				want := run{inputStale, tc.answer}
-				if ours {
-					want.kind = inputAnswer
-				}
-				if formatRuns(got) != formatRuns([]run{want}) {
-					t.Fatalf("asked while ours=%v: %s, want %s", ours, formatRuns(got), formatRuns([]run{want}))
-				}
-				// Answered: the same report again is owed nothing.
-				got = nil
-				got.add(c.classify([]byte(tc.answer), false))
-				if formatRuns(got) != formatRuns([]run{report(tc.answer)}) {
-					t.Fatalf("a second answer: %s", formatRuns(got))
-				}
+			c := newInputClassifier()
+			c.owed.owe(kinds, 7, time.Now())
+			out, segs := c.classify([]byte(tc.answer), false)
+			if len(segs) != 1 || segs[0].kind != inputAnswer || segs[0].answerer != 7 || string(out) != tc.answer {
+				t.Fatalf("classified as %+v, want one answer from client 7", segs)
+			}
+			// Answered: the same report again is owed nothing.
+			var got runs
+			got.add(c.classify([]byte(tc.answer), false))
+			if formatRuns(got) != formatRuns([]run{report(tc.answer)}) {
+				t.Fatalf("a second answer: %s", formatRuns(got))
 			}
 		})
 	}
 }
 
 // TestOwedInOrder: a terminal answers one kind in the order it was asked,
-// so each answer goes where its own query went, and a kind it never
+// so each answer is matched with its own query, and a kind it never
 // answers holds up no other.
 func TestOwedInOrder(t *testing.T) {
 	var o owedAnswers
 	now := time.Now()
-	o.owe([]queryKind{queryDA1, queryDA1}, false, now)
-	o.owe([]queryKind{queryDA1, querySetting}, true, now)
-	if !o.owesOthers() {
-		t.Fatal("owesOthers is false with two of another's answers owed")
+	o.owe([]queryKind{queryDA1, queryDA1}, 1, now)
+	o.owe([]queryKind{queryDA1, querySetting}, 2, now)
+	if !o.owesOthers(2) {
+		t.Fatal("owesOthers(2) is false with two of client 1's answers owed")
 	}
-	for i, want := range []bool{false, false, true} {
-		owed, ours := o.answered(queryDA1, now)
-		if !owed || ours != want {
-			t.Fatalf("answer %d: owed %v ours %v, want owed, ours %v", i, owed, ours, want)
+	for i, want := range []int{1, 1, 2} {
+		if owed, answerer := o.answered(queryDA1, now); !owed || answerer != want {
+			t.Fatalf("answer %d: owed %v answerer %d, want %d", i, owed, answerer, want)
 		}
 	}
-	if o.owesOthers() {
-		t.Fatal("owesOthers is true with only its own answer owed")
+	if o.owesOthers(2) {
+		t.Fatal("owesOthers(2) is true with only its own answer owed")
 	}
 	if owed, _ := o.answered(queryDA1, now); owed {
 		t.Fatal("a fourth DA1 answer was owed")
 	}
-	if owed, ours := o.answered(querySetting, now); !owed || !ours {
-		t.Fatalf("the setting: owed %v ours %v", owed, ours)
+	if owed, answerer := o.answered(querySetting, now); !owed || answerer != 2 {
+		t.Fatalf("the setting: owed %v answerer %d", owed, answerer)
 	}
-	// A kind unanswered lapses after the wait.
-	o.owe([]queryKind{queryCursor}, false, now.Add(-answerWait))
-	if o.owesOthers() {
-		t.Fatal("owesOthers is true after the wait")
+	// Each lapses after its own wait, however often the kind is asked
+	// since: a query another answered, which this terminal never answers,
+	// does not keep it from passing as the owner's for longer.
+	o.owe([]queryKind{queryTheme}, 1, now.Add(-answerWait))
+	o.owe([]queryKind{queryTheme}, 2, now)
+	if o.owesOthers(2) {
+		t.Fatal("owesOthers(2) is true after the other's wait")
 	}
-	o.owe([]queryKind{queryCursor}, false, now)
-	later := now.Add(answerWait)
-	if owed, _ := o.answered(queryCursor, later); owed {
-		t.Fatal("an answer was owed after the wait")
+	if n := o.count(queryTheme, now); n != 1 {
+		t.Fatalf("%d theme answers owed, want the one not lapsed", n)
 	}
 	// Past the cap, the oldest go.
 	for i := range 2 * maxOwed {
-		o.owe([]queryKind{queryMode}, i%2 == 1, now)
+		o.owe([]queryKind{queryMode}, 1+i, now)
 	}
 	if n := o.count(queryMode, now); n != maxOwed {
 		t.Fatalf("%d owed after %d queries, want the cap %d", n, 2*maxOwed, maxOwed)
 	}
-	if _, ours := o.answered(queryMode, now); ours {
-		t.Fatal("the oldest kept was asked while another answered")
+	if _, answerer := o.answered(queryMode, now); answerer != 1+maxOwed {
+		t.Fatalf("the oldest kept was asked while %d answered, want %d", answerer, 1+maxOwed)
 	}
-	if _, ours := o.answered(queryMode, now); !ours {
-		t.Fatal("the second oldest kept was asked while this client answered")
+	o.forget()
+	if o.count(queryMode, now) != 0 || o.count(queryTheme, now) != 0 {
+		t.Fatal("answers owed after forget")
 	}
 }
 
@@ -181,8 +183,8 @@ func TestShiftF3OrCursorReport(t *testing.T) {
 	}
 	c := newInputClassifier()
 	cursor := []queryKind{queryCursor}
-	c.owed.owe(cursor, true, time.Now())
-	c.owed.owe(cursor, true, time.Now())
+	c.owed.owe(cursor, 1, time.Now())
+	c.owed.owe(cursor, 1, time.Now())
 	if got := classify(c, "\x1b[1;2R"); got != formatRuns([]run{{inputAnswer, "\x1b[1;2R"}}) {
 		t.Fatalf("the first of two owed answers: %s", got)
 	}
@@ -195,51 +197,52 @@ func TestShiftF3OrCursorReport(t *testing.T) {
 	if got := classify(c, "\x1b[7;9R"); got != formatRuns([]run{report("\x1b[7;9R")}) {
 		t.Fatalf("a report owed nothing: %s", got)
 	}
-	c.owed.owe(cursor, true, time.Now().Add(-answerWait-time.Second))
+	c.owed.owe(cursor, 1, time.Now().Add(-answerWait-time.Second))
 	if got := classify(c, "\x1b[1;2R"); got != formatRuns([]run{act("\x1b[1;2R")}) {
 		t.Fatalf("with the wait for an answer over: %s", got)
 	}
 }
 
 // TestOwedAnswersHandOff: what a terminal owes goes over in a hand-off, and
-// an older server's count of cursor queries is the owner's to answer.
+// an older server's count of cursor queries is answered by whoever answers
+// for the session.
 func TestOwedAnswersHandOff(t *testing.T) {
 	now := time.Now()
 	c := newInputClassifier()
-	c.owed.owe([]queryKind{queryCursor, queryDA1}, false, now)
-	c.owed.owe([]queryKind{queryCursor}, true, now)
+	c.owed.owe([]queryKind{queryCursor, queryDA1}, 3, now)
+	c.owed.owe([]queryKind{queryCursor}, answeredByWr, now)
 	st := c.state()
 	if st.CursorQueries != 2 {
 		t.Fatalf("CursorQueries %d for an older server, want 2", st.CursorQueries)
 	}
-	r, err := restoreClassifier(st, false)
+	r, err := restoreClassifier(st)
 	if err != nil {
 		t.Fatal(err)
 	}
 	for _, want := range []struct {
-		k          queryKind
-		owed, ours bool
-	}{{queryCursor, true, false}, {queryCursor, true, true}, {queryDA1, true, false}, {queryDA1, false, false}} {
-		if owed, ours := r.owed.answered(want.k, now); owed != want.owed || ours != want.ours {
-			t.Fatalf("restored, %v: owed %v ours %v, want %v %v", want.k, owed, ours, want.owed, want.ours)
+		k        queryKind
+		owed     bool
+		answerer int
+	}{{queryCursor, true, 3}, {queryCursor, true, answeredByWr}, {queryDA1, true, 3}, {queryDA1, false, 0}} {
+		if owed, answerer := r.owed.answered(want.k, now); owed != want.owed || answerer != want.answerer {
+			t.Fatalf("restored, %v: owed %v answerer %d, want %v %d", want.k, owed, answerer, want.owed, want.answerer)
 		}
 	}
-	for _, owner := range []bool{true, false} {
-		r, err := restoreClassifier(classifierState{CursorQueries: 1}, owner)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if owed, ours := r.owed.answered(queryCursor, now); !owed || ours != owner {
-			t.Fatalf("an older server's count, owner %v: owed %v ours %v", owner, owed, ours)
-		}
+	r, err = restoreClassifier(classifierState{CursorQueries: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if owed, answerer := r.owed.answered(queryCursor, now); !owed || answerer != answererUnknown {
+		t.Fatalf("an older server's count: owed %v answerer %d", owed, answerer)
 	}
 	for _, bad := range [][]owedState{
-		{{Kind: queryDA1, N: 0, WaitMS: 10}},
-		{{Kind: queryDA1, N: 1, Ours: 2, WaitMS: 10}},
-		{{Kind: queryDA1, N: 1, WaitMS: -1}},
-		{{Kind: 0, N: 1, WaitMS: 10}},
+		{{Kind: queryDA1}},
+		{{Kind: queryDA1, Answerers: []int{1}, WaitMS: []int64{10, 10}}},
+		{{Kind: queryDA1, Answerers: []int{0}, WaitMS: []int64{10}}},
+		{{Kind: queryDA1, Answerers: []int{1}, WaitMS: []int64{-1}}},
+		{{Kind: 0, Answerers: []int{1}, WaitMS: []int64{10}}},
 	} {
-		if _, err := restoreClassifier(classifierState{Owed: bad}, false); err == nil {
+		if _, err := restoreClassifier(classifierState{Owed: bad}); err == nil {
 			t.Fatalf("restored the impossible %+v", bad)
 		}
 	}

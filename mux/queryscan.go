@@ -13,11 +13,16 @@ type queryScan struct {
 	inter  byte // a CSI's or a DCS's last intermediate
 	ps     int  // a CSI's first parameter or an OSC's number; -1 for none yet
 	more   bool // a CSI has parameters after its first
-	osc    queryKind
+	bad    bool // a CSI out of order (a marker after a parameter, a parameter after an intermediate): terminals ignore it
 	field  byte // an OSC field so far: 0 empty, '?' exactly "?", 'x' anything else
-	asks   int  // an OSC's fields that were "?"
+	fields int  // the OSC fields before this one
 	dcs    [2]byte
 	dcsLen int
+
+	// asked is the queries of the string being read, counted when its ST
+	// (or an OSC's BEL) ends it: a string cut short by another ESC or by
+	// CAN is not answered.
+	asked []queryKind
 
 	found []queryKind // the queries of the last chunk, in order
 }
@@ -32,11 +37,16 @@ const (
 	scanOSCBody             // in an OSC that may ask, after Ps;
 	scanDCSHead             // after ESC P, reading what could be $q
 	scanDCSQuery            // in a DECRQSS's body
+	scanQueryESC            // after an ESC in a string that asks: its ST, or not
 	scanString              // in a string that asks nothing: skipped to its end
 )
 
 // The largest parameter kept: every query's is smaller.
 const maxScanParam = 10000
+
+// maxAsked caps the queries one string is counted for (OSC 4 asks for as
+// many colours as it lists).
+const maxAsked = 64
 
 // scan returns the queries chunk ends, in order; the slice is valid until
 // the next call.
@@ -58,19 +68,19 @@ func (q *queryScan) scan(chunk []byte) []queryKind {
 			}
 			continue
 		case scanString, scanDCSQuery:
-			// Skipped to the ESC of its ST (BEL ends an OSC, CAN and SUB
-			// any string).
-			i := bytes.IndexAny(chunk, "\x1b\x07\x18\x1a")
+			// Skipped to an ESC (its ST's, or a new sequence's), or a byte
+			// that ends or cancels it: BEL ends an OSC (a DCS's is part
+			// of it), CAN and SUB cancel any string.
+			stops := "\x1b\x07\x18\x1a"
+			if q.state == scanDCSQuery {
+				stops = "\x1b\x18\x1a"
+			}
+			i := bytes.IndexAny(chunk, stops)
 			if i < 0 {
 				return q.found
 			}
-			if chunk[i] == 0x1b && q.state == scanDCSQuery {
-				q.found = append(q.found, querySetting)
-			}
-			q.state, chunk = scanGround, chunk[i:]
-			if chunk[0] == 0x1b {
-				q.state, chunk = scanESC, chunk[1:]
-			}
+			q.step(chunk[i])
+			chunk = chunk[i+1:]
 			continue
 		}
 		q.step(chunk[0])
@@ -87,7 +97,7 @@ func (q *queryScan) step(b byte) {
 	}
 	switch q.state {
 	case scanESC:
-		q.prefix, q.inter, q.ps, q.more = 0, 0, -1, false
+		q.prefix, q.inter, q.ps, q.more, q.bad = 0, 0, -1, false, false
 		switch b {
 		case '[':
 			q.state = scanCSI
@@ -97,26 +107,33 @@ func (q *queryScan) step(b byte) {
 			q.state, q.dcsLen = scanDCSHead, 0
 		case 'X', '^', '_':
 			q.state = scanString
+		case 'Z': // DECID, answered as DA1
+			q.found = append(q.found, queryDA1)
+			q.state = scanGround
 		case 0x1b:
 		default:
 			q.state = scanGround
 		}
 	case scanCSI:
 		switch {
-		case b >= '0' && b <= '9':
-			if !q.more {
+		case b >= '0' && b <= '9' || b == ';' || b == ':':
+			if q.inter != 0 {
+				q.bad = true
+			}
+			if b == ';' || b == ':' {
+				q.more = true
+			} else if !q.more {
 				q.ps = min(max(q.ps, 0)*10+int(b-'0'), maxScanParam)
 			}
-		case b == ';' || b == ':':
-			q.more = true
 		case b >= '<' && b <= '?':
-			if q.ps < 0 && !q.more && q.prefix == 0 {
-				q.prefix = b
+			if q.ps >= 0 || q.more || q.prefix != 0 || q.inter != 0 {
+				q.bad = true
 			}
+			q.prefix = b
 		case b >= 0x20 && b <= 0x2f:
 			q.inter = b
 		case b >= 0x40 && b <= 0x7e:
-			if k := q.csiQuery(b); k != 0 {
+			if k := q.csiQuery(b); k != 0 && !q.bad {
 				q.found = append(q.found, k)
 			}
 			q.state = scanGround
@@ -130,7 +147,7 @@ func (q *queryScan) step(b byte) {
 		case b >= '0' && b <= '9':
 			q.ps = min(max(q.ps, 0)*10+int(b-'0'), maxScanParam)
 		case b == ';' && q.ps >= 0 && oscQuery(q.ps) != 0:
-			q.state, q.osc, q.field, q.asks = scanOSCBody, oscQuery(q.ps), 0, 0
+			q.state, q.field, q.fields, q.asked = scanOSCBody, 0, 0, q.asked[:0]
 		case b == 0x1b:
 			q.state = scanESC
 		case b == 0x07:
@@ -141,19 +158,17 @@ func (q *queryScan) step(b byte) {
 	case scanOSCBody:
 		switch b {
 		case ';', 0x07, 0x1b:
-			if q.field == '?' {
-				q.asks++
+			if k := q.oscField(); q.field == '?' && k != 0 && len(q.asked) < maxAsked {
+				q.asked = append(q.asked, k)
 			}
 			q.field = 0
-			if b == ';' {
-				return
-			}
-			for range q.asks {
-				q.found = append(q.found, q.osc)
-			}
-			q.state = scanGround
-			if b == 0x1b {
-				q.state = scanESC
+			q.fields++
+			switch b {
+			case 0x07:
+				q.found = append(q.found, q.asked...)
+				q.state = scanGround
+			case 0x1b:
+				q.state = scanQueryESC
 			}
 		case '?':
 			if q.field == 0 {
@@ -174,10 +189,44 @@ func (q *queryScan) step(b byte) {
 		if q.dcsLen == 2 {
 			q.state = scanString
 			if q.dcs == [2]byte{'$', 'q'} {
-				q.state = scanDCSQuery
+				q.state, q.asked = scanDCSQuery, append(q.asked[:0], querySetting)
 			}
 		}
+	case scanDCSQuery:
+		if b == 0x1b {
+			q.state = scanQueryESC
+		}
+	case scanQueryESC:
+		if b == '\\' {
+			q.found = append(q.found, q.asked...)
+			q.state = scanGround
+			return
+		}
+		// Not an ST: the string was cut short, and ESC starts another.
+		q.state = scanESC
+		q.step(b)
+	case scanString:
+		// Only ESC, BEL, CAN and SUB reach here (scan skips the rest).
+		q.state = scanGround
+		if b == 0x1b {
+			q.state = scanESC
+		}
 	}
+}
+
+// oscField is the kind of query an OSC field of "?" is: for the dynamic
+// colours (10 to 19) each field after the first is the next colour's
+// (OSC 10;?;? asks for the foreground and the background, and is answered
+// with an OSC 10 and an OSC 11); OSC 4 and 5 list index and colour pairs,
+// each answered with its own OSC 4 or 5.
+func (q *queryScan) oscField() queryKind {
+	if q.ps >= 10 && q.ps <= 19 {
+		if q.ps+q.fields > 19 {
+			return 0
+		}
+		return oscQuery(q.ps + q.fields)
+	}
+	return oscQuery(q.ps)
 }
 
 // plainCSI is the length of the CSI that b starts with (after its ESC) if

@@ -275,6 +275,42 @@ func (ss *session) readWoken() bool {
 	return err == nil && n < len(buf)
 }
 
+// fanOutQueriesLocked is fanOut's sending for a chunk that holds queries:
+// each client's terminal is recorded as owing their answers
+// (queries.go), with which client answers for the session, before the
+// chunk is sent, so no answer can come back first. The answerer is sent it
+// first: if it has fallen behind, and will be sent a redraw in place of
+// this chunk, the model answers, and the other clients' records say so.
+// Called with mu held.
+func (ss *session) fanOutQueriesLocked(chunk []byte, queries []queryKind, help bool) {
+	now := time.Now()
+	send := func(c *client, answerer int) bool {
+		sent := c.sendThen(wire.TypeOutput, chunk, func() { c.classifier.owed.owe(queries, answerer, now) })
+		if help {
+			c.helpWriter()
+		}
+		return sent
+	}
+	answerer := ss.answererLocked() // never drawn: it is sent the program's bytes
+	recorded := answeredByWr
+	if answerer != nil {
+		if send(answerer, answerer.id) {
+			recorded = answerer.id
+		} else {
+			ss.model.answerLastLocked()
+		}
+	}
+	for _, c := range ss.order {
+		switch {
+		case c == answerer:
+		case c.view != nil:
+			ss.frameLocked(c) // drawn from the model (view.go), which holds no query
+		default:
+			send(c, recorded)
+		}
+	}
+}
+
 // readerDone records that the PTY was read to its end.
 func (ss *session) readerDone() {
 	ss.readMu.Lock()
@@ -298,29 +334,19 @@ func (ss *session) fanOut(chunk []byte) {
 	// reader writes for the writer, as far as the socket takes it now
 	// (helpWriter).
 	help := ss.model.flooding.Load() && !onTwoPs()
-	// Counted before the chunk is sent: its answer cannot come back first.
 	queries := ss.queryScan.scan(chunk)
-	var now time.Time
-	var answerer *client
 	if len(queries) > 0 {
-		now, answerer = time.Now(), ss.answererLocked()
-	}
-	for _, c := range ss.order {
-		if c.view != nil {
-			ss.frameLocked(c) // drawn from the model (view.go), which holds no query
-			continue
-		}
-		if len(queries) == 0 {
+		ss.fanOutQueriesLocked(chunk, queries, help)
+	} else {
+		for _, c := range ss.order {
+			if c.view != nil {
+				ss.frameLocked(c) // drawn from the model (view.go)
+				continue
+			}
 			c.send(wire.TypeOutput, chunk)
-		} else if !c.sendThen(wire.TypeOutput, chunk, func() { c.classifier.owed.owe(queries, c == answerer, now) }) &&
-			c == answerer {
-			// The terminal that answers for the session is behind, and will
-			// be sent a redraw in place of this chunk: its queries are
-			// nobody's to answer but the model's.
-			ss.model.answerLastLocked()
-		}
-		if help {
-			c.helpWriter()
+			if help {
+				c.helpWriter()
+			}
 		}
 	}
 	ss.mu.Unlock()

@@ -56,7 +56,7 @@ func TestClassifierStateCrosses(t *testing.T) {
 			if err := json.Unmarshal(js, &st); err != nil {
 				t.Fatal(err)
 			}
-			b, err := restoreClassifier(st, false)
+			b, err := restoreClassifier(st)
 			if err != nil {
 				t.Fatalf("restore %s: %v", js, err)
 			}
@@ -75,7 +75,7 @@ func TestClassifierStateCrosses(t *testing.T) {
 // A server before the fix left a finished paste's end matched in full
 // (PasteEnd 6, Paste false): taken as no paste, not refused.
 func TestClassifierStateOfAFinishedPaste(t *testing.T) {
-	c, err := restoreClassifier(classifierState{Seq: []byte("\x1b[1;"), PasteEnd: len(pasteEnd)}, false)
+	c, err := restoreClassifier(classifierState{Seq: []byte("\x1b[1;"), PasteEnd: len(pasteEnd)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -95,7 +95,7 @@ func TestClassifierStateRefused(t *testing.T) {
 		{"a paste end past its length", classifierState{Paste: true, PasteEnd: 6}},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			if _, err := restoreClassifier(tt.st, false); !errors.Is(err, ErrHandoff) {
+			if _, err := restoreClassifier(tt.st); !errors.Is(err, ErrHandoff) {
 				t.Errorf("restore %+v: %v, want ErrHandoff", tt.st, err)
 			}
 		})
