@@ -247,7 +247,7 @@ func TestRemoteReconnect(t *testing.T) {
 			a.expect("out-20")
 			c.drop(t, h, a)
 			a.expect("link to dev ")
-			a.expect("\x1b[2K") // the status line erased: reconnected
+			a.expect("\x1b[2K\x1b8") // the status line erased (not redrawn): reconnected
 			a.expect("LOOP-42") // the session wrote on, and is shown
 			a.send("echo typed-$((6*7))\r")
 			a.expect("typed-42")
@@ -443,7 +443,7 @@ func TestRemoteReconnectAfterRename(t *testing.T) {
 	}
 	_ = syscall.Kill(pid, syscall.SIGKILL)
 	a.expect("link to dev ")
-	a.expect("\x1b[2K") // the status line erased: reconnected
+	a.expect("\x1b[2K\x1b8") // the status line erased (not redrawn): reconnected
 	a.send("echo typed-$((6*7))\r")
 	a.expect("typed-42")
 	h.stableCaptureOf("dev:new", "typed-42")
