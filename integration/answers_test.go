@@ -120,20 +120,38 @@ func ask(e *env, text string, terms ...*term) {
 }
 
 // An answer to a query asked while a client that has since left answered
-// for the session comes from the client that answers now: the one that
-// would have answered never will.
-func TestAnAnswerWhoseAnswererLeftIsTaken(t *testing.T) {
-	e, a, b := catSession(t)
-	ask(e, "Z\x1b[c", a, b)
-	if err := a.cmd.Process.Kill(); err != nil {
-		t.Fatal(err)
-	}
-	e.waitClients("s", 1)
-	b.send("\x1b[?6c")
-	b.expect("\x1b[?6c")
-	if out := string(b.output()); !strings.HasSuffix(out, "Z\x1b[c\x1b[?6c") {
-		t.Fatalf("want B's answer straight after the query: %q", out[max(0, len(out)-100):])
-	}
+// for the session comes from another client that was sent it, if the one
+// that left had not answered; once it had, no other answer goes.
+func TestAnAnswererThatLeft(t *testing.T) {
+	t.Run("before it answered", func(t *testing.T) {
+		e, a, b := catSession(t)
+		ask(e, "Z\x1b[c", a, b)
+		if err := a.cmd.Process.Kill(); err != nil {
+			t.Fatal(err)
+		}
+		e.waitClients("s", 1)
+		b.send("\x1b[?6c")
+		b.expect("\x1b[?6c")
+		if out := string(b.output()); !strings.HasSuffix(out, "Z\x1b[c\x1b[?6c") {
+			t.Fatalf("want B's answer straight after the query: %q", out[max(0, len(out)-100):])
+		}
+	})
+	t.Run("after it answered", func(t *testing.T) {
+		e, a, b := catSession(t)
+		ask(e, "Z\x1b[c", a, b)
+		a.send("\x1b[?1;2c")
+		b.expect("\x1b[?1;2c")
+		if err := a.cmd.Process.Kill(); err != nil {
+			t.Fatal(err)
+		}
+		e.waitClients("s", 1)
+		b.send("\x1b[?6c")
+		b.send("y")
+		b.expect("y")
+		if out := string(b.output()); !strings.HasSuffix(out, "Z\x1b[c\x1b[?1;2cy") {
+			t.Fatalf("want A's answer alone: %q", out[max(0, len(out)-100):])
+		}
+	})
 }
 
 // OSC 10;?;? asks for two colours, and a terminal answers with an OSC 10
@@ -167,7 +185,8 @@ func TestTwoColoursAskedAtOnceAreTwoAnswers(t *testing.T) {
 
 // A client that falls behind is sent a redraw in place of the output it
 // missed, queries and all: it owes no answer to them, or its answer to a
-// later query would be taken for one of them, and the program given two.
+// later query would be taken for one of them, and the program given two;
+// and if it answered for the session, another client's answer goes.
 func TestAClientThatFellBehindOwesNoAnswers(t *testing.T) {
 	e, a, b := catSession(t)
 	if err := a.cmd.Process.Signal(syscall.SIGSTOP); err != nil {
@@ -178,9 +197,11 @@ func TestAClientThatFellBehindOwesNoAnswers(t *testing.T) {
 	// flood overruns: Q1 is dropped with it, unseen.
 	mustSendStdin(e, strings.Repeat("a", 1<<20))
 	ask(e, "Q1\x1b[c", b)
-	b.send("\x1b[?6c") // A answers Q1 for the session
 	mustSendStdin(e, strings.Repeat("b", 5<<20)+"END")
 	b.expect("END")
+	// A answered Q1 for the session, and never saw it: B's answer goes.
+	b.send("\x1b[?6c")
+	b.expect("\x1b[?6c")
 	if err := a.cmd.Process.Signal(syscall.SIGCONT); err != nil {
 		t.Fatal(err)
 	}
@@ -213,5 +234,34 @@ func mustSendStdin(e *env, text string) {
 	e.t.Helper()
 	if r := e.wrIn(text, e.vars, "send", "s", "-"); r.code != 0 {
 		e.t.Fatalf("wr send -: exit %d, stderr %q", r.code, r.stderr)
+	}
+}
+
+// A client that falls behind still gets the output already on its way (in
+// its socket), queries and all, and owes their answers: forgotten, its
+// answer passed as a new owner's, and the program was given two.
+func TestAQueryOnItsWayIsStillOwed(t *testing.T) {
+	e, a, b := catSession(t)
+	if err := b.cmd.Process.Signal(syscall.SIGSTOP); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = b.cmd.Process.Signal(syscall.SIGCONT) })
+	ask(e, "Q2\x1b[c", a) // into B's socket: written, not queued
+	a.send("\x1b[?1;2c")  // A answers for the session
+	a.expect("\x1b[?1;2c")
+	mustSendStdin(e, strings.Repeat("b", 5<<20)+"END") // B's queue overrun
+	a.expect("END")
+	if err := b.cmd.Process.Signal(syscall.SIGCONT); err != nil {
+		t.Fatal(err)
+	}
+	b.expect("Q2\x1b[c")
+	b.expect("END") // redrawn
+	b.send("x")     // B owns the size
+	a.expect("x")
+	b.send("\x1b[?6c") // its terminal's answer to Q2
+	b.send("y")
+	a.expect("y")
+	if out := string(a.output()); !strings.HasSuffix(out, "xy") {
+		t.Fatalf("want nothing between B's x and y: %q", out[max(0, len(out)-60):])
 	}
 }

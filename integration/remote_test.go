@@ -248,7 +248,7 @@ func TestRemoteReconnect(t *testing.T) {
 			c.drop(t, h, a)
 			a.expect("link to dev ")
 			a.expect("\x1b[2K\x1b8") // the status line erased (not redrawn): reconnected
-			a.expect("LOOP-42") // the session wrote on, and is shown
+			a.expect("LOOP-42")      // the session wrote on, and is shown
 			a.send("echo typed-$((6*7))\r")
 			a.expect("typed-42")
 			a.settled()

@@ -20,7 +20,7 @@ import (
 // fan-out position.
 func TestLockCaughtUpLeavesTheSessionLockFree(t *testing.T) {
 	var mu sync.Mutex
-	m := newModel(80, 24, 2000, &mu, func() bool { return false }, func([]byte) {})
+	m := newModel(80, 24, 2000, &mu, func([]byte) {})
 	var line strings.Builder
 	for i := 0; i < 10; i++ {
 		fmt.Fprintf(&line, "\x1b[3%dmword%d\x1b[0m ", i%8, i)
@@ -93,7 +93,7 @@ func TestLockCaughtUpLeavesTheSessionLockFree(t *testing.T) {
 func TestKilledModelStopsDrawing(t *testing.T) {
 	var mu sync.Mutex
 	var killed atomic.Bool
-	m := newModel(80, 24, 2000, &mu, func() bool { return false }, func([]byte) {})
+	m := newModel(80, 24, 2000, &mu, func([]byte) {})
 	m.dropped = killed.Load
 	chunk := []byte(strings.Repeat("\x1b[31mred\x1b[0m \r\n", 4096/16))
 	mu.Lock()

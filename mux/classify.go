@@ -67,7 +67,7 @@ const pasteEnd = "\x1b[201~"
 type segment struct {
 	kind       inputKind
 	start, end int
-	answerer   int // an inputAnswer's: who answered when it was asked
+	query      owedAnswer // an inputAnswer's: the query it answers
 }
 
 // inputClassifier splits one client's input into acting, report and passive
@@ -78,15 +78,19 @@ type segment struct {
 type inputClassifier struct {
 	p *ansi.Parser
 
-	seq      []byte    // bytes of the unfinished sequence, held back
-	seqSent  int       // how many of seq were already forwarded in passthrough
-	strESC   bool      // a string ended with ESC: its ST's '\' is next
-	strKind  inputKind // and what that string was
-	answerer int       // the answerer of the answer being ended (answerKind)
-	utf8Need int       // continuation bytes still to come of a string's UTF-8 character
-	x10Need  int       // raw X10 mouse bytes still to come after CSI M
-	paste    bool      // inside a bracketed paste
-	pasteEnd int       // how much of pasteEnd has matched
+	seq     []byte     // bytes of the unfinished sequence, held back
+	seqSent int        // how many of seq were already forwarded in passthrough
+	strESC  bool       // a string ended with ESC: its ST's '\' is next
+	strKind inputKind  // and what that string was
+	query   owedAnswer // the query the answer being ended answers (answerKind)
+	// answered is the queries answered in the last classify: with
+	// passthrough, its answers go out as the owner's, and the session
+	// marks them answered in its ledger itself (input).
+	answered []owedAnswer
+	utf8Need int  // continuation bytes still to come of a string's UTF-8 character
+	x10Need  int  // raw X10 mouse bytes still to come after CSI M
+	paste    bool // inside a bracketed paste
+	pasteEnd int  // how much of pasteEnd has matched
 
 	// Set by the parser's callbacks during one Advance.
 	done     bool
@@ -147,11 +151,12 @@ func (c *inputClassifier) answerKind(k queryKind, now time.Time) inputKind {
 	if k == 0 {
 		return inputReport
 	}
-	owed, answerer := c.owed.answered(k, now)
+	query, owed := c.owed.answered(k, now)
 	if !owed {
 		return inputReport
 	}
-	c.answerer = answerer
+	c.query = query
+	c.answered = append(c.answered, query)
 	return inputAnswer
 }
 
@@ -267,7 +272,7 @@ func classifyMouseButton(b int) inputKind {
 // sequence whose start went out that way goes out the same way (see
 // flush): half a report dropped would leave the application half of one.
 func (c *inputClassifier) classify(b []byte, passthrough bool) ([]byte, []segment) {
-	c.out, c.segs, c.acted = c.out[:0], c.segs[:0], false
+	c.out, c.segs, c.acted, c.answered = c.out[:0], c.segs[:0], false, c.answered[:0]
 	if passthrough {
 		if len(c.seq) > c.seqSent {
 			c.emit(inputOwner, c.seq[c.seqSent:])
@@ -547,15 +552,15 @@ func (c *inputClassifier) emit(k inputKind, b []byte) {
 	}
 	start := len(c.out)
 	c.out = append(c.out, b...)
-	answerer := 0
+	var query owedAnswer
 	if k == inputAnswer {
-		answerer = c.answerer
+		query = c.query
 	}
-	if n := len(c.segs); n > 0 && c.segs[n-1].kind == k && c.segs[n-1].answerer == answerer {
+	if n := len(c.segs); n > 0 && c.segs[n-1].kind == k && c.segs[n-1].query == query {
 		c.segs[n-1].end = len(c.out)
 		return
 	}
-	c.segs = append(c.segs, segment{kind: k, start: start, end: len(c.out), answerer: answerer})
+	c.segs = append(c.segs, segment{kind: k, start: start, end: len(c.out), query: query})
 }
 
 // loneESC reports whether all that is held is a single ESC (a person
@@ -654,7 +659,7 @@ func restoreClassifier(st classifierState) (*inputClassifier, error) {
 		// An older server kept no more than the count, and forwarded an
 		// answer from whoever answered when it came.
 		for range st.CursorQueries {
-			c.owed.owe([]queryKind{queryCursor}, answererUnknown, now)
+			c.owed.owe([]queryKind{queryCursor}, 0, answererUnknown, now)
 		}
 	}
 	return c, nil

@@ -33,6 +33,16 @@ type frame struct {
 	// deadline cut in the old server's writer are not); helpWriter takes
 	// back what it writes of it.
 	counted bool
+	// asks is the queries the chunk holds (in its last frame), which the
+	// terminal will not answer if it is dropped unsent.
+	asks askRange
+}
+
+// askRange is the numbers of the queries in a chunk of output, in the
+// session's ledger (asked.go).
+type askRange struct {
+	first uint64
+	n     int
 }
 
 // client is one attached connection. Everything sent to it goes through its
@@ -98,11 +108,7 @@ type client struct {
 	queue   []frame
 	queued  int  // bytes of Output in queue
 	lagging bool // output was dropped: redraw once the writer drains
-	// dropped: output was dropped since the last redraw, so the terminal
-	// will not answer the queries it held (answersNoMore). Not the same as
-	// lagging, which a client drawn at another size also sets, its queued
-	// output still to be written.
-	dropped bool
+
 	closing bool // no more frames after the queue drains; set by close, or by the writer when a write fails
 	// awaitSeen: the connection stays open once the queue drains, for the
 	// client's ExitSeen (closeAwaitingSeen); the reader closes it.
@@ -158,33 +164,37 @@ func (c *client) canOwn() bool { return !c.readOnly && c.cols > 0 && c.rows > 0 
 // send queues a frame. Output past maxQueued is dropped, never waited for;
 // Output larger than a frame is split. Its callers (the fan-out, attach)
 // hold the session's mu, which budget's read of the size needs.
-func (c *client) send(t wire.Type, p []byte) { c.sendThen(t, p, nil) }
+func (c *client) send(t wire.Type, p []byte) { c.sendThen(t, p, askRange{}, nil) }
 
-// sendThen is send that calls first (if not nil) under the queue's lock
-// just before p is queued or written, and reports whether it was: a
-// closing client is sent nothing, and a lagging one no Output. The fan-out
-// counts the queries in a chunk there, so no answer comes back before they
-// are counted, and none is counted for a terminal that never sees them.
-func (c *client) sendThen(t wire.Type, p []byte, first func()) bool {
+// sendThen is send for a chunk of output that holds the queries asks:
+// first (if not nil) is called under the queue's lock just before p is
+// queued or written, and sent reports whether it was (a closing client is
+// sent nothing, and a lagging one no Output). The fan-out records the
+// queries there, so no answer comes back before they are recorded, and
+// none is recorded for a terminal that never sees them. lost is the
+// queries of the output this send dropped unsent to make room (the client
+// fell behind): its terminal owes no answer to them any more.
+func (c *client) sendThen(t wire.Type, p []byte, asks askRange, first func()) (sent bool, lost []askRange) {
 	c.queueMu.Lock()
 	defer c.queueMu.Unlock()
 	if c.closing {
-		return false
+		return false, nil
 	}
 	if t == wire.TypeOutput {
 		if c.lagging {
-			return false
+			return false, nil
 		}
 		// Each entry costs at least 64 bytes: a flood of tiny chunks must
 		// not hold millions of them.
 		cost := max(len(p), 64)
 		if c.queued+cost > c.budget() {
-			c.dropQueuedOutputLocked()
-			c.lagging, c.dropped = true, true
-			// The queries in what was dropped will not reach the terminal:
-			// a record of them would take the answers to later ones.
-			c.classifier.owed.forget()
-			return false
+			lost = c.dropQueuedOutputLocked()
+			c.lagging = true
+			// A record of them would take the answers to later ones.
+			for _, r := range lost {
+				c.classifier.owed.drop(r.first, r.n)
+			}
+			return false, lost
 		}
 		if first != nil {
 			first()
@@ -197,7 +207,7 @@ func (c *client) sendThen(t wire.Type, p []byte, first func()) bool {
 					c.queue = append(c.queue, frame{t: t, p: rest, rest: true, counted: true})
 					c.wakeWriter()
 				}
-				return true
+				return true, nil
 			}
 		}
 		c.queued += cost
@@ -208,9 +218,9 @@ func (c *client) sendThen(t wire.Type, p []byte, first func()) bool {
 	} else if first != nil {
 		first()
 	}
-	c.queue = append(c.queue, frame{t: t, p: p, counted: t == wire.TypeOutput})
+	c.queue = append(c.queue, frame{t: t, p: p, counted: t == wire.TypeOutput, asks: asks})
 	c.wakeWriter()
-	return true
+	return true, nil
 }
 
 // directMax is the largest Output chunk the fan-out writes to an idle
@@ -380,7 +390,7 @@ func (c *client) resyncIfLaggingLocked(scr restorer) {
 		// since its last update (view.go).
 		c.queueMu.Lock()
 		lagging := c.lagging && !c.closing
-		c.lagging, c.dropped = false, false
+		c.lagging = false
 		c.queueMu.Unlock()
 		if s, ok := scr.(*screen.Screen); ok && (lagging || c.frameArmed) {
 			c.sendRedraw(s.AppendViewUpdate(nil, c.view))
@@ -390,8 +400,10 @@ func (c *client) resyncIfLaggingLocked(scr restorer) {
 	c.queueMu.Lock()
 	lagging := c.lagging && !c.closing
 	if lagging {
-		c.dropQueuedOutputLocked()
-		c.lagging, c.dropped = false, false
+		for _, r := range c.dropQueuedOutputLocked() {
+			c.classifier.owed.drop(r.first, r.n)
+		}
+		c.lagging = false
 	}
 	c.queueMu.Unlock()
 	switch {
@@ -427,17 +439,20 @@ func (c *client) sendRedraw(p []byte) {
 // dropQueuedOutputLocked drops the Output frames in the queue and keeps the
 // rest, and the end of a frame a direct write began: the peer has its
 // header. Called with queueMu held.
-func (c *client) dropQueuedOutputLocked() {
+func (c *client) dropQueuedOutputLocked() (lost []askRange) {
 	kept := c.queue[:0]
 	for _, f := range c.queue {
 		if f.t != wire.TypeOutput || f.rest {
 			f.counted = false // queued starts again from 0
 			kept = append(kept, f)
+		} else if f.asks.n > 0 {
+			lost = append(lost, f.asks)
 		}
 	}
 	clear(c.queue[len(kept):])
 	c.queue = kept
 	c.queued = 0
+	return lost
 }
 
 // holdsMuch reports whether the client holds at least n bytes of output it
@@ -452,13 +467,12 @@ func (c *client) holdsMuch(n int) bool {
 	return true
 }
 
-// answersNoMore reports whether the client's terminal will answer no query
-// it owes: it is leaving, or fell behind and was sent a redraw in place of
-// the output that held them.
-func (c *client) answersNoMore() bool {
+// leaving reports whether the client is on its way out: its terminal will
+// answer nothing more.
+func (c *client) leaving() bool {
 	c.queueMu.Lock()
 	defer c.queueMu.Unlock()
-	return c.dropped || c.closing
+	return c.closing
 }
 
 // isLagging reports whether the client is waiting for a redraw.

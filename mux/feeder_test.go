@@ -24,7 +24,7 @@ import (
 func TestFeederAppliesEverything(t *testing.T) {
 	for round := 0; round < 20; round++ {
 		var mu sync.Mutex
-		m := newModel(80, 24, 100, &mu, func() bool { return false }, func([]byte) {})
+		m := newModel(80, 24, 100, &mu, func([]byte) {})
 		var want strings.Builder
 		for i := 0; i < 200; i++ {
 			line := fmt.Sprintf("r%d-line-%d\r\n", round, i)
@@ -62,7 +62,7 @@ func TestFeederAppliesEverything(t *testing.T) {
 // With nothing pending, no feeder goroutine is left behind.
 func TestFeederLeavesWhenIdle(t *testing.T) {
 	var mu sync.Mutex
-	m := newModel(80, 24, 100, &mu, func() bool { return false }, func([]byte) {})
+	m := newModel(80, 24, 100, &mu, func([]byte) {})
 	mu.Lock()
 	m.pushLocked(modelOp{chunk: []byte("hello\r\n")})
 	mu.Unlock()
@@ -120,7 +120,7 @@ func waitFed(t testing.TB, m *model) {
 // a tick that kicked it would show as a pass of its own.
 func TestFeederBatchesABurst(t *testing.T) {
 	var mu sync.Mutex
-	m := newModel(80, 24, 100, &mu, func() bool { return false }, func([]byte) {})
+	m := newModel(80, 24, 100, &mu, func([]byte) {})
 	ft := &fakeTimer{}
 	m.clock.afterFunc = func(_ time.Duration, f func()) feedTimer { ft.f = f; ft.armed = true; return ft }
 	line := strings.Repeat("y", 78) + "\r\n"
@@ -183,7 +183,7 @@ func colourChunk() []byte {
 // BenchmarkFeederLetsOthersRun measures the wait itself.
 func TestFeederYieldsWhileDrawing(t *testing.T) {
 	var mu sync.Mutex
-	m := newModel(80, 24, 2000, &mu, func() bool { return false }, func([]byte) {})
+	m := newModel(80, 24, 2000, &mu, func([]byte) {})
 	var fake time.Time
 	var parks atomic.Int64
 	restored := make(chan struct{})
@@ -250,7 +250,7 @@ func BenchmarkFeederLetsOthersRun(b *testing.B) {
 		}
 		w.Close()
 		var mu sync.Mutex
-		m := newModel(80, 24, 2000, &mu, func() bool { return false }, func([]byte) {})
+		m := newModel(80, 24, 2000, &mu, func([]byte) {})
 		mu.Lock()
 		for n := 0; n < 8<<20; n += len(chunk) {
 			m.pushLocked(modelOp{chunk: chunk})
@@ -275,7 +275,7 @@ func BenchmarkFeederLetsOthersRun(b *testing.B) {
 // inlineFeedMax, or output behind a backlog, is still the feeder's.
 func TestEchoIsDrawnByTheFanOut(t *testing.T) {
 	var mu sync.Mutex
-	m := newModel(80, 24, 100, &mu, func() bool { return false }, func([]byte) {})
+	m := newModel(80, 24, 100, &mu, func([]byte) {})
 	push := func(b []byte) {
 		mu.Lock()
 		m.pushLocked(modelOp{chunk: b})

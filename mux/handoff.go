@@ -86,6 +86,9 @@ type handoffSession struct {
 	// Shown is how far each terminal the session knows has been shown
 	// the scrollback (shown.go), oldest record first.
 	Shown []handoffShown `json:"shown,omitempty"`
+	// Asked is the ledger of the queries terminals may still answer
+	// (asked.go); the clients' records name its entries.
+	Asked *askedState `json:"asked,omitempty"`
 }
 
 // handoffShown is one terminal's record: Unseen counts the scrollback
@@ -203,6 +206,7 @@ func (s *server) handoffState(h *upgradeHold, req *net.UnixConn) (*handoffState,
 		if ss.owner != nil {
 			hs.Owner = ss.owner.id
 		}
+		hs.Asked = ss.asked.state(time.Now())
 		if !ss.exited.Load() {
 			for _, c := range ss.order {
 				if isClosed(c.done) {
@@ -473,7 +477,6 @@ func (s *server) adoptSession(hs handoffSession) (*session, error) {
 	}
 	ss.ptySize = ss.proc
 	ss.model = newModel(hs.Cols, hs.Rows, hs.Scrollback, &ss.mu,
-		func() bool { return ss.sentQueries.Load() == 0 },
 		func(p []byte) { _ = ss.writePTY(p) })
 	ss.model.dropped = ss.killed.Load
 	ss.model.typing, ss.model.self = &ss.srv.typing, ss
@@ -496,6 +499,7 @@ func (s *server) adoptSession(hs handoffSession) (*session, error) {
 	}
 	ss.mu.Lock()
 	defer ss.mu.Unlock()
+	ss.asked = restoreAsked(hs.Asked, time.Now())
 	for _, hc := range hs.Clients {
 		c, err := s.adoptClient(hc)
 		if err != nil {
@@ -542,7 +546,7 @@ func (s *server) adoptClient(hc handoffClient) (*client, error) {
 			c.classifier = k
 		}
 	}
-	c.lagging, c.dropped = hc.Lagging, hc.Lagging
+	c.lagging = hc.Lagging
 	if len(hc.Out) > 0 {
 		c.queue = []frame{{t: wire.TypeOutput, p: hc.Out, rest: true, counted: true}}
 		c.queued = max(len(hc.Out), 64)

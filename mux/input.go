@@ -42,6 +42,17 @@ func (ss *session) input(c *client, b []byte) error {
 	if c.terminal && (c.classifier.acted || passthrough && c.classifier.endsOnESC()) {
 		ss.srv.typing.acted(ss)
 	}
+	if passthrough && len(c.classifier.answered) > 0 {
+		// The owner's answers went out undecided: the ledger must know,
+		// or another client's answer to the same query would go too.
+		ss.mu.Lock()
+		for _, q := range c.classifier.answered {
+			if asked := ss.asked.find(q.seq, time.Now()); asked != nil {
+				asked.answered = true
+			}
+		}
+		ss.mu.Unlock()
+	}
 	if err := ss.forward(c, out, segs); err != nil {
 		return err
 	}
@@ -93,7 +104,7 @@ func (ss *session) forward(c *client, out []byte, segs []segment) error {
 			}
 		case inputAnswer:
 			ss.mu.Lock()
-			goes := ss.answerGoesLocked(c, s.answerer)
+			goes := ss.answerGoesLocked(c, s.query, time.Now())
 			ss.mu.Unlock()
 			if !goes {
 				continue
@@ -125,8 +136,8 @@ func (ss *session) forward(c *client, out []byte, segs []segment) error {
 // size owner, or the earliest attached client that could own the size and
 // is sent the program's bytes. A client drawn from the model at another
 // size, or one with no terminal (a relay), never sees a query: chosen, it
-// left the program without an answer (countSentQueriesLocked). Called with
-// mu held.
+// left the program without an answer. With none, the model answers
+// (fanOut). Called with mu held.
 func (ss *session) answererLocked() *client {
 	if ss.owner != nil && ss.owner.view == nil {
 		return ss.owner
@@ -139,26 +150,32 @@ func (ss *session) answererLocked() *client {
 	return nil
 }
 
-// answerGoesLocked decides whether c's answer to a query asked while
-// answerer answered for the session reaches the program: from that client
-// alone, so the program gets one answer whoever owns the size by now. If
-// it has left, or fell behind and was sent a redraw in place of the query,
-// its answer will not come, and the client that answers now gives it. The
-// model's own answers (answeredByWr) are the only ones. Called with mu
+// answerGoesLocked decides whether c's answer to query q reaches the
+// program: the first answer from the client that answered for the session
+// when it was asked does, and no other, whoever owns the size by now. If
+// that client left, or its copy of the query was dropped unsent (it fell
+// behind), it will not answer, and the first answer from any client that
+// was sent the query goes. The model's own answers (answeredByWr) are the
+// only ones. A query the ledger no longer holds (lapsed, or an older
+// server's) is answered by the client that answers now. Called with mu
 // held.
-func (ss *session) answerGoesLocked(c *client, answerer int) bool {
-	switch {
-	case answerer == c.id:
-		return true
-	case answerer == answeredByWr:
-		return false
-	case answerer == answererUnknown:
+func (ss *session) answerGoesLocked(c *client, q owedAnswer, now time.Time) bool {
+	asked := ss.asked.find(q.seq, now)
+	if asked == nil {
 		return ss.answererLocked() == c
 	}
-	if a := ss.clients[answerer]; a != nil && !a.answersNoMore() {
+	switch {
+	case asked.answered || asked.answerer == answeredByWr:
 		return false
+	case asked.answerer == c.id:
+	case asked.lost:
+	default:
+		if a := ss.clients[asked.answerer]; a != nil && !a.leaving() {
+			return false // its answer is to come
+		}
 	}
-	return ss.answererLocked() == c
+	asked.answered = true
+	return true
 }
 
 // writePTY writes b to the PTY whole; inputs never interleave.

@@ -74,10 +74,9 @@ type model struct {
 	// discarded, never drawn, and no more is queued. nil: never.
 	dropped func() bool
 
-	unattended func() bool    // no attached client can answer: the model answers queries
-	answer     func(p []byte) // writes the model's answers to the PTY; called by the feeder with no lock held
-	replies    []byte         // guarded by mu
-	answering  bool           // guarded by mu: the op being drawn is one the model answers (modelOp.answers)
+	answer    func(p []byte) // writes the model's answers to the PTY; called by the feeder with no lock held
+	replies   []byte         // guarded by mu
+	answering bool           // guarded by mu: the op being drawn is one the model answers (modelOp.answers)
 
 	// typing and self, when set, put a flood's drawing on a short lead
 	// while a person types in another session (typing.go): while the
@@ -120,22 +119,22 @@ var realClock = feedClock{
 type modelOp struct {
 	chunk      []byte
 	cols, rows int
-	// answers marks a chunk whose queries the model answers though a
-	// terminal that can answer is attached: the one that answers for the
-	// session lagged, and was not sent it.
+	// answers marks a chunk whose queries the model answers: no terminal
+	// that answers for the session was sent it (fanOut).
 	answers bool
 }
 
-func newModel(cols, rows, scrollback int, sessionMu *sync.Mutex, unattended func() bool, answer func([]byte)) *model {
+func newModel(cols, rows, scrollback int, sessionMu *sync.Mutex, answer func([]byte)) *model {
 	m := &model{
-		scr:        screen.New(cols, rows, scrollback),
-		sessionMu:  sessionMu,
-		unattended: unattended, answer: answer,
-		clock: realClock,
+		scr:       screen.New(cols, rows, scrollback),
+		sessionMu: sessionMu,
+		answer:    answer,
+		clock:     realClock,
 	}
-	// With nobody attached no terminal answers the application's DA1, DA2
-	// and cursor-position queries, and a program started detached would
-	// hang waiting; the model answers instead.
+	// With no terminal that answers for the session sent a chunk (nobody
+	// attached, or fanOut says why), nobody answers its DA1, DA2 and
+	// cursor-position queries, and a program started detached would hang
+	// waiting; the model answers instead (modelOp.answers).
 	// The server runs on one P (see main; a second only while a reader is
 	// in a burst, procs.go), so a feeder drawing a megabyte of output that
 	// cannot be skipped (coloured text) would hold every other session's
@@ -181,7 +180,7 @@ func newModel(cols, rows, scrollback int, sessionMu *sync.Mutex, unattended func
 		}
 	})
 	m.scr.SetReply(func(p []byte) {
-		if m.answering || m.unattended() {
+		if m.answering {
 			m.replies = append(m.replies, p...)
 		}
 	})

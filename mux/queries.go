@@ -146,7 +146,7 @@ const maxOwed = 64
 // id (which start at 1).
 const (
 	// answeredByWr: no terminal that answers was sent the query, and the
-	// model answered it (modelOp.answers, session.sentQueries).
+	// model answered it (modelOp.answers).
 	answeredByWr = -1
 	// answererUnknown: an older server's record, which did not say; the
 	// client that answers now does.
@@ -154,10 +154,11 @@ const (
 )
 
 // owedAnswers is what one client's terminal owes: for each kind of query
-// it was sent and has not answered, oldest first, which client answered for
-// the session when the query went out. Added to by the session's reader
-// under the session's mu (and the client's queueMu), and counted off by the
-// client's input under its inMu; mu is a leaf under all of them.
+// it was sent and has not answered, oldest first, its number in the
+// session's ledger (asked.go) and which client answered for the session
+// when it went out. Added to by the session's reader under the session's
+// mu (and the client's queueMu), and counted off by the client's input
+// under its inMu; mu is a leaf under all of them.
 type owedAnswers struct {
 	mu    sync.Mutex
 	kinds []owedKind
@@ -169,16 +170,17 @@ type owedKind struct {
 }
 
 type owedAnswer struct {
+	seq      uint64    // its number in the session's ledger; 0: none (an older server's)
 	answerer int       // a client's id, answeredByWr or answererUnknown
 	until    time.Time // when it lapses
 }
 
-// owe records one query of each of kinds sent to the terminal now, while
-// answerer answered for the session.
-func (o *owedAnswers) owe(kinds []queryKind, answerer int, now time.Time) {
+// owe records the queries kinds sent to the terminal now, numbered from
+// first in the session's ledger, while answerer answered for the session.
+func (o *owedAnswers) owe(kinds []queryKind, first uint64, answerer int, now time.Time) {
 	o.mu.Lock()
 	defer o.mu.Unlock()
-	for _, k := range kinds {
+	for i, k := range kinds {
 		q := o.findLocked(k, now)
 		if q == nil {
 			o.kinds = append(o.kinds, owedKind{kind: k})
@@ -187,7 +189,11 @@ func (o *owedAnswers) owe(kinds []queryKind, answerer int, now time.Time) {
 		if len(q.pending) == maxOwed { // the oldest goes
 			q.pending = append(q.pending[:0], q.pending[1:]...)
 		}
-		q.pending = append(q.pending, owedAnswer{answerer: answerer, until: now.Add(answerWait)})
+		seq := first + uint64(i)
+		if first == 0 {
+			seq = 0
+		}
+		q.pending = append(q.pending, owedAnswer{seq: seq, answerer: answerer, until: now.Add(answerWait)})
 	}
 }
 
@@ -219,18 +225,18 @@ func (q *owedKind) lapse(now time.Time) bool {
 	return len(q.pending) == 0
 }
 
-// answered counts one answer of kind k off, reporting whether one was owed
-// and, if so, which client answered for the session when it was asked.
-func (o *owedAnswers) answered(k queryKind, now time.Time) (owed bool, answerer int) {
+// answered counts one answer of kind k off, and returns the query it
+// answers, if one was owed.
+func (o *owedAnswers) answered(k queryKind, now time.Time) (a owedAnswer, owed bool) {
 	o.mu.Lock()
 	defer o.mu.Unlock()
 	q := o.findLocked(k, now)
 	if q == nil {
-		return false, 0
+		return owedAnswer{}, false
 	}
-	answerer = q.pending[0].answerer
+	a = q.pending[0]
 	q.pending = append(q.pending[:0], q.pending[1:]...)
-	return true, answerer
+	return a, true
 }
 
 // owesOthers reports whether the terminal of client self owes an answer to
@@ -260,12 +266,27 @@ func (o *owedAnswers) owesOthers(self int) bool {
 	return others
 }
 
-// forget drops every answer owed: the client fell behind, and the output
-// that held the queries will not reach its terminal.
-func (o *owedAnswers) forget() {
+// drop removes the answers owed to the queries numbered first to
+// first+n-1: the output that held them was dropped, unsent, and the
+// terminal will not answer them.
+func (o *owedAnswers) drop(first uint64, n int) {
 	o.mu.Lock()
 	defer o.mu.Unlock()
-	o.kinds = nil
+	kept := o.kinds[:0]
+	for _, q := range o.kinds {
+		pending := q.pending[:0]
+		for _, a := range q.pending {
+			if a.seq < first || a.seq >= first+uint64(n) {
+				pending = append(pending, a)
+			}
+		}
+		q.pending = pending
+		if len(q.pending) > 0 {
+			kept = append(kept, q)
+		}
+	}
+	clear(o.kinds[len(kept):])
+	o.kinds = kept
 }
 
 // count is how many answers of kind k are owed.
@@ -283,6 +304,7 @@ func (o *owedAnswers) count(k queryKind, now time.Time) int {
 // left, in milliseconds (the new server's clock starts afresh).
 type owedState struct {
 	Kind      queryKind `json:"kind"`
+	Seqs      []uint64  `json:"seqs"`
 	Answerers []int     `json:"answerers"`
 	WaitMS    []int64   `json:"wait_ms"`
 }
@@ -297,6 +319,7 @@ func (o *owedAnswers) state(now time.Time) []owedState {
 		}
 		s := owedState{Kind: q.kind}
 		for _, a := range q.pending {
+			s.Seqs = append(s.Seqs, a.seq)
 			s.Answerers = append(s.Answerers, a.answerer)
 			s.WaitMS = append(s.WaitMS, a.until.Sub(now).Milliseconds())
 		}
@@ -310,7 +333,8 @@ func (o *owedAnswers) restore(st []owedState, now time.Time) bool {
 	o.mu.Lock()
 	defer o.mu.Unlock()
 	for _, s := range st {
-		if s.Kind == 0 || len(s.Answerers) == 0 || len(s.Answerers) > maxOwed || len(s.WaitMS) != len(s.Answerers) {
+		if s.Kind == 0 || len(s.Answerers) == 0 || len(s.Answerers) > maxOwed || len(s.WaitMS) != len(s.Answerers) ||
+			len(s.Seqs) != len(s.Answerers) {
 			return false
 		}
 		q := owedKind{kind: s.Kind}
@@ -318,7 +342,8 @@ func (o *owedAnswers) restore(st []owedState, now time.Time) bool {
 			if a < answererUnknown || a == 0 || s.WaitMS[i] < 0 || s.WaitMS[i] > answerWait.Milliseconds() {
 				return false
 			}
-			q.pending = append(q.pending, owedAnswer{answerer: a, until: now.Add(time.Duration(s.WaitMS[i]) * time.Millisecond)})
+			q.pending = append(q.pending, owedAnswer{seq: s.Seqs[i], answerer: a,
+				until: now.Add(time.Duration(s.WaitMS[i]) * time.Millisecond)})
 		}
 		o.kinds = append(o.kinds, q)
 	}

@@ -33,6 +33,7 @@ func TestQueryScan(t *testing.T) {
 		{"colours", "\x1b]11;?\x07\x1b]10;?\x1b\\\x1b]4;1;?;2;?\x07", []queryKind{oscQuery(11), oscQuery(10), oscQuery(4), oscQuery(4)}},
 		{"colours set", "\x1b]11;rgb:0/0/0\x07\x1b]4;1;#fff\x1b\\\x1b]10;??\x07", nil},
 		{"clipboard", "\x1b]52;c;?\x07\x1b]52;c;aGVsbG8=\x07", []queryKind{oscQuery(52)}},
+		{"an index or a selection of ? asks nothing", "\x1b]4;?;?\x07\x1b]52;?\x07", []queryKind{oscQuery(4)}},
 		{"title and link hold no query", "\x1b]0;a ?\x07\x1b]8;;http://x/?\x1b\\\x1b[6n", []queryKind{queryCursor}},
 		{"an ESC ends a string", "\x1b]0;a\x1b[6n\x07", []queryKind{queryCursor}},
 		{"a query cut short by an ESC asks nothing", "\x1b]11;?\x1b[6n\x1bP$qm\x1b[c", []queryKind{queryCursor, queryDA1}},
@@ -106,10 +107,10 @@ func TestAnswerKinds(t *testing.T) {
 				t.Fatalf("%q scanned as %v, want one query", tc.query, kinds)
 			}
 			c := newInputClassifier()
-			c.owed.owe(kinds, 7, time.Now())
+			c.owed.owe(kinds, 40, 7, time.Now())
 			out, segs := c.classify([]byte(tc.answer), false)
-			if len(segs) != 1 || segs[0].kind != inputAnswer || segs[0].answerer != 7 || string(out) != tc.answer {
-				t.Fatalf("classified as %+v, want one answer from client 7", segs)
+			if len(segs) != 1 || segs[0].kind != inputAnswer || segs[0].query.seq != 40 || segs[0].query.answerer != 7 || string(out) != tc.answer {
+				t.Fatalf("classified as %+v, want one answer to query 40, asked while client 7 answered", segs)
 			}
 			// Answered: the same report again is owed nothing.
 			var got runs
@@ -127,30 +128,30 @@ func TestAnswerKinds(t *testing.T) {
 func TestOwedInOrder(t *testing.T) {
 	var o owedAnswers
 	now := time.Now()
-	o.owe([]queryKind{queryDA1, queryDA1}, 1, now)
-	o.owe([]queryKind{queryDA1, querySetting}, 2, now)
+	o.owe([]queryKind{queryDA1, queryDA1}, 1, 1, now)
+	o.owe([]queryKind{queryDA1, querySetting}, 3, 2, now)
 	if !o.owesOthers(2) {
 		t.Fatal("owesOthers(2) is false with two of client 1's answers owed")
 	}
-	for i, want := range []int{1, 1, 2} {
-		if owed, answerer := o.answered(queryDA1, now); !owed || answerer != want {
-			t.Fatalf("answer %d: owed %v answerer %d, want %d", i, owed, answerer, want)
+	for i, want := range []owedAnswer{{seq: 1, answerer: 1}, {seq: 2, answerer: 1}, {seq: 3, answerer: 2}} {
+		if a, owed := o.answered(queryDA1, now); !owed || a.seq != want.seq || a.answerer != want.answerer {
+			t.Fatalf("answer %d: %+v owed %v, want %+v", i, a, owed, want)
 		}
 	}
 	if o.owesOthers(2) {
 		t.Fatal("owesOthers(2) is true with only its own answer owed")
 	}
-	if owed, _ := o.answered(queryDA1, now); owed {
+	if _, owed := o.answered(queryDA1, now); owed {
 		t.Fatal("a fourth DA1 answer was owed")
 	}
-	if owed, answerer := o.answered(querySetting, now); !owed || answerer != 2 {
-		t.Fatalf("the setting: owed %v answerer %d", owed, answerer)
+	if a, owed := o.answered(querySetting, now); !owed || a.seq != 4 || a.answerer != 2 {
+		t.Fatalf("the setting: %+v owed %v", a, owed)
 	}
 	// Each lapses after its own wait, however often the kind is asked
 	// since: a query another answered, which this terminal never answers,
 	// does not keep it from passing as the owner's for longer.
-	o.owe([]queryKind{queryTheme}, 1, now.Add(-answerWait))
-	o.owe([]queryKind{queryTheme}, 2, now)
+	o.owe([]queryKind{queryTheme}, 5, 1, now.Add(-answerWait))
+	o.owe([]queryKind{queryTheme}, 6, 2, now)
 	if o.owesOthers(2) {
 		t.Fatal("owesOthers(2) is true after the other's wait")
 	}
@@ -159,17 +160,22 @@ func TestOwedInOrder(t *testing.T) {
 	}
 	// Past the cap, the oldest go.
 	for i := range 2 * maxOwed {
-		o.owe([]queryKind{queryMode}, 1+i, now)
+		o.owe([]queryKind{queryMode}, uint64(10+i), 1+i, now)
 	}
 	if n := o.count(queryMode, now); n != maxOwed {
 		t.Fatalf("%d owed after %d queries, want the cap %d", n, 2*maxOwed, maxOwed)
 	}
-	if _, answerer := o.answered(queryMode, now); answerer != 1+maxOwed {
-		t.Fatalf("the oldest kept was asked while %d answered, want %d", answerer, 1+maxOwed)
+	if a, _ := o.answered(queryMode, now); a.answerer != 1+maxOwed {
+		t.Fatalf("the oldest kept was asked while %d answered, want %d", a.answerer, 1+maxOwed)
 	}
-	o.forget()
-	if o.count(queryMode, now) != 0 || o.count(queryTheme, now) != 0 {
-		t.Fatal("answers owed after forget")
+	// Dropped unsent: owed no more.
+	o.drop(6, 1)
+	o.drop(uint64(10+maxOwed+1), maxOwed-2)
+	if o.count(queryTheme, now) != 0 {
+		t.Fatal("a theme answer owed after its query was dropped")
+	}
+	if a, owed := o.answered(queryMode, now); !owed || a.seq != uint64(10+2*maxOwed-1) {
+		t.Fatalf("after dropping all but the newest: %+v owed %v", a, owed)
 	}
 }
 
@@ -183,8 +189,8 @@ func TestShiftF3OrCursorReport(t *testing.T) {
 	}
 	c := newInputClassifier()
 	cursor := []queryKind{queryCursor}
-	c.owed.owe(cursor, 1, time.Now())
-	c.owed.owe(cursor, 1, time.Now())
+	c.owed.owe(cursor, 1, 1, time.Now())
+	c.owed.owe(cursor, 2, 1, time.Now())
 	if got := classify(c, "\x1b[1;2R"); got != formatRuns([]run{{inputAnswer, "\x1b[1;2R"}}) {
 		t.Fatalf("the first of two owed answers: %s", got)
 	}
@@ -197,7 +203,7 @@ func TestShiftF3OrCursorReport(t *testing.T) {
 	if got := classify(c, "\x1b[7;9R"); got != formatRuns([]run{report("\x1b[7;9R")}) {
 		t.Fatalf("a report owed nothing: %s", got)
 	}
-	c.owed.owe(cursor, 1, time.Now().Add(-answerWait-time.Second))
+	c.owed.owe(cursor, 3, 1, time.Now().Add(-answerWait-time.Second))
 	if got := classify(c, "\x1b[1;2R"); got != formatRuns([]run{act("\x1b[1;2R")}) {
 		t.Fatalf("with the wait for an answer over: %s", got)
 	}
@@ -209,8 +215,8 @@ func TestShiftF3OrCursorReport(t *testing.T) {
 func TestOwedAnswersHandOff(t *testing.T) {
 	now := time.Now()
 	c := newInputClassifier()
-	c.owed.owe([]queryKind{queryCursor, queryDA1}, 3, now)
-	c.owed.owe([]queryKind{queryCursor}, answeredByWr, now)
+	c.owed.owe([]queryKind{queryCursor, queryDA1}, 8, 3, now)
+	c.owed.owe([]queryKind{queryCursor}, 10, answeredByWr, now)
 	st := c.state()
 	if st.CursorQueries != 2 {
 		t.Fatalf("CursorQueries %d for an older server, want 2", st.CursorQueries)
@@ -222,25 +228,27 @@ func TestOwedAnswersHandOff(t *testing.T) {
 	for _, want := range []struct {
 		k        queryKind
 		owed     bool
+		seq      uint64
 		answerer int
-	}{{queryCursor, true, 3}, {queryCursor, true, answeredByWr}, {queryDA1, true, 3}, {queryDA1, false, 0}} {
-		if owed, answerer := r.owed.answered(want.k, now); owed != want.owed || answerer != want.answerer {
-			t.Fatalf("restored, %v: owed %v answerer %d, want %v %d", want.k, owed, answerer, want.owed, want.answerer)
+	}{{queryCursor, true, 8, 3}, {queryCursor, true, 10, answeredByWr}, {queryDA1, true, 9, 3}, {queryDA1, false, 0, 0}} {
+		if a, owed := r.owed.answered(want.k, now); owed != want.owed || a.seq != want.seq || a.answerer != want.answerer {
+			t.Fatalf("restored, %v: %+v owed %v, want %+v", want.k, a, owed, want)
 		}
 	}
 	r, err = restoreClassifier(classifierState{CursorQueries: 1})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if owed, answerer := r.owed.answered(queryCursor, now); !owed || answerer != answererUnknown {
-		t.Fatalf("an older server's count: owed %v answerer %d", owed, answerer)
+	if a, owed := r.owed.answered(queryCursor, now); !owed || a.answerer != answererUnknown || a.seq != 0 {
+		t.Fatalf("an older server's count: %+v owed %v", a, owed)
 	}
 	for _, bad := range [][]owedState{
 		{{Kind: queryDA1}},
-		{{Kind: queryDA1, Answerers: []int{1}, WaitMS: []int64{10, 10}}},
-		{{Kind: queryDA1, Answerers: []int{0}, WaitMS: []int64{10}}},
-		{{Kind: queryDA1, Answerers: []int{1}, WaitMS: []int64{-1}}},
-		{{Kind: 0, Answerers: []int{1}, WaitMS: []int64{10}}},
+		{{Kind: queryDA1, Seqs: []uint64{1}, Answerers: []int{1}, WaitMS: []int64{10, 10}}},
+		{{Kind: queryDA1, Answerers: []int{1}, WaitMS: []int64{10}}},
+		{{Kind: queryDA1, Seqs: []uint64{1}, Answerers: []int{0}, WaitMS: []int64{10}}},
+		{{Kind: queryDA1, Seqs: []uint64{1}, Answerers: []int{1}, WaitMS: []int64{-1}}},
+		{{Kind: 0, Seqs: []uint64{1}, Answerers: []int{1}, WaitMS: []int64{10}}},
 	} {
 		if _, err := restoreClassifier(classifierState{Owed: bad}); err == nil {
 			t.Fatalf("restored the impossible %+v", bad)

@@ -44,9 +44,9 @@ const (
 // The largest parameter kept: every query's is smaller.
 const maxScanParam = 10000
 
-// maxAsked caps the queries one string is counted for (OSC 4 asks for as
-// many colours as it lists).
-const maxAsked = 64
+// maxStringAsks caps the queries one string is counted for (OSC 4 asks
+// for as many colours as it lists).
+const maxStringAsks = 64
 
 // scan returns the queries chunk ends, in order; the slice is valid until
 // the next call.
@@ -158,7 +158,7 @@ func (q *queryScan) step(b byte) {
 	case scanOSCBody:
 		switch b {
 		case ';', 0x07, 0x1b:
-			if k := q.oscField(); q.field == '?' && k != 0 && len(q.asked) < maxAsked {
+			if k := q.oscField(); q.field == '?' && k != 0 && len(q.asked) < maxStringAsks {
 				q.asked = append(q.asked, k)
 			}
 			q.field = 0
@@ -218,13 +218,17 @@ func (q *queryScan) step(b byte) {
 // colours (10 to 19) each field after the first is the next colour's
 // (OSC 10;?;? asks for the foreground and the background, and is answered
 // with an OSC 10 and an OSC 11); OSC 4 and 5 list index and colour pairs,
-// each answered with its own OSC 4 or 5.
+// each answered with its own OSC 4 or 5; OSC 52's is its second field (the
+// first names the selection).
 func (q *queryScan) oscField() queryKind {
-	if q.ps >= 10 && q.ps <= 19 {
+	switch {
+	case q.ps >= 10 && q.ps <= 19:
 		if q.ps+q.fields > 19 {
 			return 0
 		}
 		return oscQuery(q.ps + q.fields)
+	case (q.ps == 4 || q.ps == 5) && q.fields%2 == 0, q.ps == 52 && q.fields != 1:
+		return 0 // an index or a selection, not a colour or its contents
 	}
 	return oscQuery(q.ps)
 }

@@ -276,29 +276,39 @@ func (ss *session) readWoken() bool {
 }
 
 // fanOutQueriesLocked is fanOut's sending for a chunk that holds queries:
-// each client's terminal is recorded as owing their answers
-// (queries.go), with which client answers for the session, before the
-// chunk is sent, so no answer can come back first. The answerer is sent it
-// first: if it has fallen behind, and will be sent a redraw in place of
-// this chunk, the model answers, and the other clients' records say so.
-// Called with mu held.
-func (ss *session) fanOutQueriesLocked(chunk []byte, queries []queryKind, help bool) {
+// they are numbered in the session's ledger (asked.go), with the client
+// that answers for the session, and each client's terminal is recorded as
+// owing their answers (queries.go) just before the chunk is queued or
+// written to it, so no answer can come back first. The answerer is sent
+// it first: if it has fallen behind, and will be sent a redraw in place of
+// the chunk, the model answers, and the ledger says so. Called with mu
+// held.
+func (ss *session) fanOutQueriesLocked(chunk []byte, queries []queryKind, answerer *client, help bool) {
 	now := time.Now()
-	send := func(c *client, answerer int) bool {
-		sent := c.sendThen(wire.TypeOutput, chunk, func() { c.classifier.owed.owe(queries, answerer, now) })
+	recorded := answeredByWr
+	if answerer != nil {
+		recorded = answerer.id
+	}
+	first := ss.asked.add(len(queries), recorded, now)
+	asks := askRange{first: first, n: len(queries)}
+	send := func(c *client) bool {
+		sent, lost := c.sendThen(wire.TypeOutput, chunk, asks, func() { c.classifier.owed.owe(queries, first, recorded, now) })
+		if lost != nil {
+			ss.loseAsksLocked(c, lost)
+		}
 		if help {
 			c.helpWriter()
 		}
 		return sent
 	}
-	answerer := ss.answererLocked() // never drawn: it is sent the program's bytes
-	recorded := answeredByWr
-	if answerer != nil {
-		if send(answerer, answerer.id) {
-			recorded = answerer.id
-		} else {
-			ss.model.answerLastLocked()
-		}
+	if answerer != nil && !send(answerer) {
+		// The model answers; the ledger's entries say so, and the other
+		// clients' answers go nowhere.
+		ss.asked.reassign(first, len(queries), answeredByWr)
+		recorded = answeredByWr
+	}
+	if recorded == answeredByWr {
+		ss.model.answerLastLocked()
 	}
 	for _, c := range ss.order {
 		switch {
@@ -306,8 +316,17 @@ func (ss *session) fanOutQueriesLocked(chunk []byte, queries []queryKind, help b
 		case c.view != nil:
 			ss.frameLocked(c) // drawn from the model (view.go), which holds no query
 		default:
-			send(c, recorded)
+			send(c)
 		}
+	}
+}
+
+// loseAsksLocked records that client c's copy of the queries in lost was
+// dropped unsent: those it answered for are another client's to answer
+// (answerGoesLocked). Called with mu held.
+func (ss *session) loseAsksLocked(c *client, lost []askRange) {
+	for _, r := range lost {
+		ss.asked.lose(c.id, r.first, r.n)
 	}
 }
 
@@ -335,18 +354,35 @@ func (ss *session) fanOut(chunk []byte) {
 	// (helpWriter).
 	help := ss.model.flooding.Load() && !onTwoPs()
 	queries := ss.queryScan.scan(chunk)
+	// The model answers a chunk's queries (modelOp.answers) when no
+	// terminal that answers for the session is sent it: nobody is
+	// attached, every client is drawn at another size, or the one that
+	// answers has fallen behind and will be sent a redraw in its place.
+	// Decided here, not when the model draws the chunk, which may be much
+	// later: a client that answers may have come or gone by then.
+	answerer := ss.answererLocked() // never drawn: it is sent the program's bytes
 	if len(queries) > 0 {
-		ss.fanOutQueriesLocked(chunk, queries, help)
+		ss.fanOutQueriesLocked(chunk, queries, answerer, help)
 	} else {
+		answered := answerer == nil
 		for _, c := range ss.order {
 			if c.view != nil {
 				ss.frameLocked(c) // drawn from the model (view.go)
 				continue
 			}
-			c.send(wire.TypeOutput, chunk)
+			sent, lost := c.sendThen(wire.TypeOutput, chunk, askRange{}, nil)
+			if lost != nil {
+				ss.loseAsksLocked(c, lost)
+			}
+			if c == answerer && !sent {
+				answered = true
+			}
 			if help {
 				c.helpWriter()
 			}
+		}
+		if answered {
+			ss.model.answerLastLocked()
 		}
 	}
 	ss.mu.Unlock()

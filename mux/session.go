@@ -100,15 +100,12 @@ type session struct {
 	owner       *client
 	cols, rows  int
 	ended       bool
-	code        int       // written by end under mu; read without it only after done is closed, or exited is set
-	queryScan   queryScan // the queries in the program's output (queries.go)
+	code        int          // written by end under mu; read without it only after done is closed, or exited is set
+	queryScan   queryScan    // the queries in the program's output (queryscan.go)
+	asked       askedQueries // and the ledger of them (asked.go)
 	// answerers is written under mu (countAnswerersLocked) and read without
 	// it by the model, which answers queries when it is zero.
 	answerers atomic.Int32 // attached clients whose terminal can answer a query
-	// sentQueries is written under mu (countSentQueriesLocked) and read
-	// without it by the model: those of answerers that are sent the
-	// program's bytes, and so its queries.
-	sentQueries atomic.Int32
 
 	// shown is guarded by mu: how far each terminal has been shown the
 	// scrollback (shown.go).
@@ -533,23 +530,6 @@ func (ss *session) countAnswerersLocked() {
 		ss.kickReader() // the reader waits without a deadline no more (setReadDeadline)
 	}
 	typedInto(ss.model, n > 0) // procs.go
-	ss.countSentQueriesLocked()
-}
-
-// countSentQueriesLocked records how many of the clients that can answer
-// are sent the program's bytes. One drawn from the model at a size of its
-// own never sees a query: with only such clients attached nobody answered,
-// and a program waiting for its cursor position hung. The model answers
-// then, as with nobody attached. Called with mu held, whenever the clients,
-// their sizes or their views change.
-func (ss *session) countSentQueriesLocked() {
-	n := 0
-	for _, c := range ss.order {
-		if c.canOwn() && c.view == nil {
-			n++
-		}
-	}
-	ss.sentQueries.Store(int32(n))
 }
 
 // info describes the session for wr ls.

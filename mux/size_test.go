@@ -33,7 +33,7 @@ func sizeSession(cols, rows int, pty *fakePTY) *session {
 		clients: map[int]*client{}, cols: cols, rows: rows, ptySize: pty,
 	}
 	ss.setName("size")
-	ss.model = newModel(cols, rows, 10, &ss.mu, func() bool { return false }, func([]byte) {})
+	ss.model = newModel(cols, rows, 10, &ss.mu, func([]byte) {})
 	ss.model.clock.afterFunc = func(time.Duration, func()) feedTimer { return &fakeTimer{armed: true} }
 	return ss
 }

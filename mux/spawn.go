@@ -84,7 +84,6 @@ func (s *server) startSession(name string, cfg wire.SessionConfig) (*session, er
 		ss.keep = defaultKeep
 	}
 	ss.model = newModel(cols, rows, cfg.Scrollback, &ss.mu,
-		func() bool { return ss.sentQueries.Load() == 0 },
 		func(p []byte) { _ = ss.writePTY(p) })
 	ss.model.dropped = ss.killed.Load
 	ss.model.typing, ss.model.self = &ss.srv.typing, ss

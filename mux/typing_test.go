@@ -99,7 +99,7 @@ func TestFloodPaceStep(t *testing.T) {
 // ends a slice.
 func TestFeederGivesWayToTyping(t *testing.T) {
 	var mu sync.Mutex
-	m := newModel(80, 24, 2000, &mu, func() bool { return false }, func([]byte) {})
+	m := newModel(80, 24, 2000, &mu, func([]byte) {})
 	var ty typist
 	ty.clock = frozen()
 	self, other := &session{}, &session{}
@@ -162,7 +162,7 @@ func TestFloodSlicesOneAtATime(t *testing.T) {
 // the pauses of each length, and its feeder runs only when fired.
 func ledModel() (m *model, mu *sync.Mutex, ft *fakeTimer, flood, short *int) {
 	mu = new(sync.Mutex)
-	m = newModel(80, 24, 2000, mu, func() bool { return false }, func([]byte) {})
+	m = newModel(80, 24, 2000, mu, func([]byte) {})
 	ty := new(typist)
 	ty.clock = frozen()
 	other := &session{}

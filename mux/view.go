@@ -49,7 +49,6 @@ func (ss *session) reviewViewsLocked() {
 		}
 		ss.frameLocked(c)
 	}
-	ss.countSentQueriesLocked()
 }
 
 // frameLocked arms c's frame timer unless it is armed. Called with the
@@ -108,7 +107,6 @@ func (ss *session) drawLocked(c *client, first bool) {
 	if c.cols == ss.cols && c.rows == ss.rows {
 		b := scr.AppendViewHandoff(nil, c.view)
 		c.view = nil
-		ss.countSentQueriesLocked()
 		c.queueMu.Lock()
 		c.lagging = false
 		c.queueMu.Unlock()
