@@ -83,9 +83,10 @@ type inputClassifier struct {
 	strESC  bool       // a string ended with ESC: its ST's '\' is next
 	strKind inputKind  // and what that string was
 	query   owedAnswer // the query the answer being ended answers (answerKind)
-	// answered is the queries answered in the last classify: with
-	// passthrough, its answers go out as the owner's, and the session
-	// marks them answered in its ledger itself (input).
+	// answered is the queries answered in the last classify by answers
+	// that went out undecided, as the owner's (passthrough, or the rest of
+	// one whose start did): the session marks them answered in its ledger
+	// (input), or another client's answer would go too.
 	answered []owedAnswer
 	utf8Need int  // continuation bytes still to come of a string's UTF-8 character
 	x10Need  int  // raw X10 mouse bytes still to come after CSI M
@@ -156,7 +157,6 @@ func (c *inputClassifier) answerKind(k queryKind, now time.Time) inputKind {
 		return inputReport
 	}
 	c.query = query
-	c.answered = append(c.answered, query)
 	return inputAnswer
 }
 
@@ -532,6 +532,9 @@ func (c *inputClassifier) checkCaps(passthrough bool) {
 func (c *inputClassifier) flush(k inputKind, passthrough bool) {
 	if k == inputAct && len(c.seq) > 0 {
 		c.acted = true
+	}
+	if k == inputAnswer && (passthrough || c.seqSent > 0) {
+		c.answered = append(c.answered, c.query)
 	}
 	if !passthrough && len(c.seq) > c.seqSent {
 		if c.seqSent > 0 && k != inputAct {

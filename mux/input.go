@@ -42,9 +42,10 @@ func (ss *session) input(c *client, b []byte) error {
 	if c.terminal && (c.classifier.acted || passthrough && c.classifier.endsOnESC()) {
 		ss.srv.typing.acted(ss)
 	}
-	if passthrough && len(c.classifier.answered) > 0 {
-		// The owner's answers went out undecided: the ledger must know,
-		// or another client's answer to the same query would go too.
+	if len(c.classifier.answered) > 0 {
+		// Answers that went out undecided, as the owner's: the ledger
+		// must know, or another client's answer to the same query would
+		// go too.
 		ss.mu.Lock()
 		for _, q := range c.classifier.answered {
 			if asked := ss.asked.find(q.seq, time.Now()); asked != nil {

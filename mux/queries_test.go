@@ -293,3 +293,33 @@ func FuzzQueryScan(f *testing.F) {
 		}
 	})
 }
+
+// TestAnswersThatWentOutUndecided: an answer that goes out as the owner's
+// (passed through, or the rest of one whose start was) is listed for the
+// session to mark in its ledger; one decided by its segment is not.
+func TestAnswersThatWentOutUndecided(t *testing.T) {
+	da1 := []queryKind{queryDA1}
+	for _, tc := range []struct {
+		name   string
+		frames []string
+		pass   []bool
+		want   int // answers listed after the last frame
+	}{
+		{"passed through", []string{"\x1b[?6c"}, []bool{true}, 1},
+		{"decided", []string{"\x1b[?6c"}, []bool{false}, 0},
+		{"its start passed through", []string{"\x1b[?6", "c"}, []bool{true, false}, 1},
+		{"a string's ST after it", []string{"\x1b]11;rgb:0/0/0\x1b", "\\"}, []bool{true, true}, 1},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			c := newInputClassifier()
+			c.owed.owe(da1, 5, 1, time.Now())
+			c.owed.owe([]queryKind{oscQuery(11)}, 6, 1, time.Now())
+			for i, f := range tc.frames {
+				c.classify([]byte(f), tc.pass[i])
+			}
+			if len(c.answered) != tc.want {
+				t.Fatalf("listed %+v, want %d", c.answered, tc.want)
+			}
+		})
+	}
+}
