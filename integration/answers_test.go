@@ -136,6 +136,22 @@ func TestAnAnswererThatLeft(t *testing.T) {
 			t.Fatalf("want B's answer straight after the query: %q", out[max(0, len(out)-100):])
 		}
 	})
+	t.Run("after another answered", func(t *testing.T) {
+		// B's answer came first, while A was still to answer: it is held,
+		// and goes when A leaves without answering.
+		e, a, b := catSession(t)
+		ask(e, "Z\x1b[c", a, b)
+		b.send("\x1b[?6c")
+		b.send("\x1b[<64;1;1M") // the wheel, forwarded from anyone: B's answer is behind
+		b.expect("\x1b[<64;1;1M")
+		if out := string(b.output()); strings.Contains(out, "\x1b[?6c") {
+			t.Fatalf("B's answer went while A was to answer: %q", out[max(0, len(out)-60):])
+		}
+		if err := a.cmd.Process.Kill(); err != nil {
+			t.Fatal(err)
+		}
+		b.expect("\x1b[?6c")
+	})
 	t.Run("after it answered", func(t *testing.T) {
 		e, a, b := catSession(t)
 		ask(e, "Z\x1b[c", a, b)
@@ -263,5 +279,58 @@ func TestAQueryOnItsWayIsStillOwed(t *testing.T) {
 	a.expect("y")
 	if out := string(a.output()); !strings.HasSuffix(out, "xy") {
 		t.Fatalf("want nothing between B's x and y: %q", out[max(0, len(out)-60):])
+	}
+}
+
+// A query answered stays answered until it lapses: another terminal's late
+// answer to it goes nowhere, however many queries come after it, and
+// across an upgrade. Forgotten once answered, it was taken for an answer
+// to nothing, and went from the client that answers now.
+func TestAnAnsweredQueryStaysAnswered(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		after func(e *env, a, b *term)
+	}{
+		{"another query", func(e *env, a, b *term) { ask(e, "W\x1b[5n", a, b) }},
+		{"an upgrade", func(e *env, a, b *term) {
+			e.mustWr("server", "upgrade")
+			b.send("\x1b[<64;1;1M") // reaches the new server: B is its client
+			b.expect("\x1b[<64;1;1M")
+		}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			e, a, b := catSession(t)
+			ask(e, "Z\x1b[c", a, b)
+			a.send("\x1b[?1;2c")
+			b.expect("\x1b[?1;2c")
+			b.send("x") // B owns the size
+			a.expect("x")
+			tc.after(e, a, b)
+			b.send("\x1b[?6c") // B's late answer to Z
+			b.send("y")
+			a.expect("y")
+			if out := string(a.output()); strings.Contains(out, "\x1b[?6c") {
+				t.Fatalf("the program got a second answer to Z: %q", out[strings.LastIndex(out, "Z\x1b[c"):])
+			}
+		})
+	}
+}
+
+// A query the answering terminal was not sent, because it fell behind, and
+// that wr does not answer itself (a colour) is answered by another
+// terminal that was sent it.
+func TestAQueryWrCannotAnswerGoesToAnotherTerminal(t *testing.T) {
+	e, a, b := catSession(t)
+	if err := a.cmd.Process.Signal(syscall.SIGSTOP); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = a.cmd.Process.Signal(syscall.SIGCONT) })
+	mustSendStdin(e, strings.Repeat("b", 6<<20)+"END") // A falls behind
+	b.expect("END")
+	ask(e, "Q\x1b]11;?\x07", b)
+	b.send("\x1b]11;rgb:0000/0000/0000\x07")
+	b.expect("\x1b]11;rgb:0000/0000/0000\x07")
+	if out := string(b.output()); !strings.HasSuffix(out, "Q\x1b]11;?\x07\x1b]11;rgb:0000/0000/0000\x07") {
+		t.Fatalf("want B's answer straight after the query: %q", out[max(0, len(out)-60):])
 	}
 }

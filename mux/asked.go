@@ -1,6 +1,9 @@
 package mux
 
-import "time"
+import (
+	"bytes"
+	"time"
+)
 
 // askedQueries is a session's ledger of the queries its program asked and
 // terminals were sent (queries.go): numbered in the order they were fanned
@@ -18,8 +21,15 @@ type askedQuery struct {
 	answerer int       // a client's id, or answeredByWr
 	lost     bool      // the answerer's copy was dropped: it will not answer
 	answered bool      // an answer reached the program
-	until    time.Time // when it lapses, and an answer to it is decided as one to nothing
+	until    time.Time // when it lapses, and an answer to it is refused
+	// held is the first answer refused while the answerer was still to
+	// answer: it goes if the answerer leaves or loses its copy first.
+	held []byte
 }
+
+// maxHeldAnswer is the longest answer held: a colour, a mode, a version; a
+// clipboard's contents is not kept.
+const maxHeldAnswer = 1 << 10
 
 // maxAsked caps the ledger: a program asking faster than terminals answer
 // (or of terminals that never answer) does not grow it past this; a query
@@ -43,10 +53,12 @@ func (a *askedQueries) add(n int, answerer int, now time.Time) uint64 {
 	return a.base + uint64(len(a.entries)-n)
 }
 
-// trim drops the leading entries that are answered or lapsed.
+// trim drops the leading entries that lapsed. An answered one is kept
+// until then: forgotten, a late answer to it from another client would be
+// taken for one to nothing.
 func (a *askedQueries) trim(now time.Time) {
 	n := 0
-	for n < len(a.entries) && (a.entries[n].answered || !now.Before(a.entries[n].until)) {
+	for n < len(a.entries) && !now.Before(a.entries[n].until) {
 		n++
 	}
 	if n > 0 {
@@ -54,30 +66,61 @@ func (a *askedQueries) trim(now time.Time) {
 		a.base += uint64(n)
 	}
 	if len(a.entries) == 0 {
-		a.entries = nil // an idle session holds nothing
+		a.entries = nil // a session asked nothing for a while holds nothing
 	}
 }
 
-// find is query number seq, or nil if it lapsed or was never recorded.
+// find is query number seq, or nil if it lapsed (or was pushed out by the
+// cap) or was never recorded.
 func (a *askedQueries) find(seq uint64, now time.Time) *askedQuery {
+	a.trim(now)
 	if seq < a.base || seq >= a.base+uint64(len(a.entries)) {
 		return nil
 	}
-	q := &a.entries[seq-a.base]
-	if !now.Before(q.until) {
-		return nil
+	return &a.entries[seq-a.base]
+}
+
+// hold keeps b as q's held answer, if it is the first and short enough.
+func (q *askedQuery) hold(b []byte) {
+	if q.held == nil && len(b) <= maxHeldAnswer {
+		q.held = bytes.Clone(b)
 	}
-	return q
+}
+
+// take marks q answered and returns its held answer, if any, to go to the
+// program now.
+func (q *askedQuery) take(dst []byte) []byte {
+	if q.answered || q.held == nil {
+		return dst
+	}
+	dst = append(dst, q.held...)
+	q.answered, q.held = true, nil
+	return dst
 }
 
 // lose marks the queries numbered first to first+n-1 that client id
-// answered for as lost: its copy of them was dropped.
-func (a *askedQueries) lose(id int, first uint64, n int) {
+// answered for as lost (its copy of them was dropped unsent), and returns
+// the answers held for them, which go now.
+func (a *askedQueries) lose(id int, first uint64, n int) (held []byte) {
 	for seq := first; seq < first+uint64(n); seq++ {
 		if seq >= a.base && seq < a.base+uint64(len(a.entries)) && a.entries[seq-a.base].answerer == id {
-			a.entries[seq-a.base].lost = true
+			q := &a.entries[seq-a.base]
+			q.lost = true
+			held = q.take(held)
 		}
 	}
+	return held
+}
+
+// left returns the answers held for queries client id answered for, which
+// go now: it has left, and will not answer.
+func (a *askedQueries) left(id int) (held []byte) {
+	for i := range a.entries {
+		if a.entries[i].answerer == id {
+			held = a.entries[i].take(held)
+		}
+	}
+	return held
 }
 
 // reassign makes answerer the one that answers for the queries numbered
@@ -98,21 +141,22 @@ type askedState struct {
 }
 
 type askedEntryState struct {
-	Answerer int   `json:"answerer"`
-	Lost     bool  `json:"lost,omitempty"`
-	Answered bool  `json:"answered,omitempty"`
-	WaitMS   int64 `json:"wait_ms"`
+	Answerer int    `json:"answerer"`
+	Lost     bool   `json:"lost,omitempty"`
+	Answered bool   `json:"answered,omitempty"`
+	WaitMS   int64  `json:"wait_ms"`
+	Held     []byte `json:"held,omitempty"`
 }
 
 func (a *askedQueries) state(now time.Time) *askedState {
 	a.trim(now)
-	if len(a.entries) == 0 {
-		return nil
+	if a.base == 0 {
+		return nil // nothing was ever asked
 	}
 	st := &askedState{Base: a.base}
 	for _, q := range a.entries {
 		st.Entries = append(st.Entries, askedEntryState{Answerer: q.answerer, Lost: q.lost, Answered: q.answered,
-			WaitMS: max(q.until.Sub(now).Milliseconds(), 0)})
+			WaitMS: max(q.until.Sub(now).Milliseconds(), 0), Held: q.held})
 	}
 	return st
 }
@@ -120,16 +164,17 @@ func (a *askedQueries) state(now time.Time) *askedState {
 // restoreAsked is the ledger st wrote down, or an empty one if st is nil
 // or impossible (the answers are then decided as ones to nothing).
 func restoreAsked(st *askedState, now time.Time) askedQueries {
-	if st == nil || st.Base == 0 || len(st.Entries) > maxAsked {
+	if st == nil || st.Base == 0 || len(st.Entries) > maxAsked || st.Base > 1<<62 {
 		return askedQueries{}
 	}
 	a := askedQueries{base: st.Base}
 	for _, e := range st.Entries {
-		if e.Answerer < answeredByWr || e.Answerer == 0 || e.WaitMS < 0 || e.WaitMS > answerWait.Milliseconds() {
+		if e.Answerer < answeredByWr || e.Answerer == 0 || e.WaitMS < 0 || e.WaitMS > answerWait.Milliseconds() ||
+			len(e.Held) > maxHeldAnswer {
 			return askedQueries{}
 		}
 		a.entries = append(a.entries, askedQuery{answerer: e.Answerer, lost: e.Lost, answered: e.Answered,
-			until: now.Add(time.Duration(e.WaitMS) * time.Millisecond)})
+			until: now.Add(time.Duration(e.WaitMS) * time.Millisecond), held: e.Held})
 	}
 	return a
 }

@@ -30,16 +30,25 @@ func TestAskedLedger(t *testing.T) {
 		t.Fatal("lose marked the wrong queries")
 	}
 	a.find(1, now).answered = true
-	st := a.state(now) // trims the answered first
-	if st.Base != 2 || len(st.Entries) != 2 || !st.Entries[0].Lost || st.Entries[1].Answerer != answeredByWr {
+	a.find(2, now).hold([]byte("\x1b[?6c"))
+	st := a.state(now) // an answered query is kept until it lapses
+	if st.Base != 1 || len(st.Entries) != 3 || !st.Entries[0].Answered || !st.Entries[1].Lost ||
+		string(st.Entries[1].Held) != "\x1b[?6c" || st.Entries[2].Answerer != answeredByWr {
 		t.Fatalf("state %+v", st)
 	}
 	r := restoreAsked(st, now)
-	if q := r.find(2, now); q == nil || !q.lost || q.answerer != 7 {
+	if q := r.find(2, now); q == nil || !q.lost || q.answerer != 7 || string(q.held) != "\x1b[?6c" {
 		t.Fatalf("restored query 2: %+v", q)
 	}
-	if r.find(1, now) != nil {
-		t.Fatal("the restored ledger holds a query that was answered")
+	if q := r.find(1, now); q == nil || !q.answered {
+		t.Fatalf("restored query 1: %+v", q)
+	}
+	// Client 7 leaves: the answer held for its query goes.
+	if held := r.left(7); string(held) != "\x1b[?6c" || !r.find(2, now).answered {
+		t.Fatalf("left: %q", held)
+	}
+	if held := r.left(7); held != nil {
+		t.Fatalf("a held answer went twice: %q", held)
 	}
 	later := now.Add(answerWait)
 	if r.find(2, later) != nil {
@@ -47,6 +56,11 @@ func TestAskedLedger(t *testing.T) {
 	}
 	if n := r.add(1, 1, later); n != 4 || len(r.entries) != 1 {
 		t.Fatalf("after the wait: number %d, %d entries, want 4 and 1", n, len(r.entries))
+	}
+	// The numbering goes on across a hand-off with nothing left to answer.
+	empty := restoreAsked(r.state(later.Add(answerWait)), later)
+	if n := empty.add(1, 1, later); n != 5 {
+		t.Fatalf("after a hand-off of an empty ledger: number %d, want 5", n)
 	}
 	for range maxAsked + 10 {
 		r.add(1, 1, later)

@@ -105,7 +105,7 @@ func (ss *session) forward(c *client, out []byte, segs []segment) error {
 			}
 		case inputAnswer:
 			ss.mu.Lock()
-			goes := ss.answerGoesLocked(c, s.query, time.Now())
+			goes := ss.answerGoesLocked(c, s.query, run, time.Now())
 			ss.mu.Unlock()
 			if !goes {
 				continue
@@ -151,19 +151,23 @@ func (ss *session) answererLocked() *client {
 	return nil
 }
 
-// answerGoesLocked decides whether c's answer to query q reaches the
+// answerGoesLocked decides whether c's answer (run) to query q reaches the
 // program: the first answer from the client that answered for the session
 // when it was asked does, and no other, whoever owns the size by now. If
 // that client left, or its copy of the query was dropped unsent (it fell
 // behind), it will not answer, and the first answer from any client that
-// was sent the query goes. The model's own answers (answeredByWr) are the
-// only ones. A query the ledger no longer holds (lapsed, or an older
-// server's) is answered by the client that answers now. Called with mu
-// held.
-func (ss *session) answerGoesLocked(c *client, q owedAnswer, now time.Time) bool {
+// was sent the query goes; one that came while it was still to answer was
+// held, and goes then (heldAnswersLocked). The model's own answers
+// (answeredByWr) are the only ones. An answer to a query the ledger no
+// longer holds (it lapsed) goes nowhere; one to an older server's query
+// goes from the client that answers now. Called with mu held.
+func (ss *session) answerGoesLocked(c *client, q owedAnswer, run []byte, now time.Time) bool {
+	if q.seq == 0 {
+		return ss.answererLocked() == c
+	}
 	asked := ss.asked.find(q.seq, now)
 	if asked == nil {
-		return ss.answererLocked() == c
+		return false
 	}
 	switch {
 	case asked.answered || asked.answerer == answeredByWr:
@@ -172,11 +176,22 @@ func (ss *session) answerGoesLocked(c *client, q owedAnswer, now time.Time) bool
 	case asked.lost:
 	default:
 		if a := ss.clients[asked.answerer]; a != nil && !a.leaving() {
-			return false // its answer is to come
+			asked.hold(run) // its answer is to come
+			return false
 		}
 	}
-	asked.answered = true
+	asked.answered, asked.held = true, nil
 	return true
+}
+
+// heldAnswersLocked sends the program the answers held for queries whose
+// answerer will not answer after all (answerGoesLocked). They are written
+// by a goroutine of their own: the caller holds mu, and a write to the PTY
+// may wait. Called with mu held.
+func (ss *session) heldAnswersLocked(held []byte) {
+	if len(held) > 0 {
+		go func() { _ = ss.writePTY(held) }()
+	}
 }
 
 // writePTY writes b to the PTY whole; inputs never interleave.

@@ -133,6 +133,16 @@ func oscAnswer(cmd int, data []byte) queryKind {
 	return oscQuery(cmd)
 }
 
+// modelAnswers reports whether the screen model answers queries of kind k
+// (screen's DA1, DA2, DSR and cursor reports).
+func modelAnswers(k queryKind) bool {
+	switch k {
+	case queryCursor, queryStatus, queryDA1, queryDA2:
+		return true
+	}
+	return false
+}
+
 // answerWait is how long a terminal is owed an answer: one that never
 // answers a kind (or a client that was sent a redraw in place of the
 // query) owes nothing for it after it.
@@ -333,6 +343,9 @@ func (o *owedAnswers) restore(st []owedState, now time.Time) bool {
 	o.mu.Lock()
 	defer o.mu.Unlock()
 	for _, s := range st {
+		if s.Seqs == nil {
+			s.Seqs = make([]uint64, len(s.Answerers)) // none: decided as an older server's
+		}
 		if s.Kind == 0 || len(s.Answerers) == 0 || len(s.Answerers) > maxOwed || len(s.WaitMS) != len(s.Answerers) ||
 			len(s.Seqs) != len(s.Answerers) {
 			return false

@@ -40,7 +40,6 @@ func TestQueryScan(t *testing.T) {
 		{"dynamic colours, field by field", "\x1b]10;?;?\x07\x1b]10;red;?\x07\x1b]19;?;?\x07",
 			[]queryKind{oscQuery(10), oscQuery(11), oscQuery(11), oscQuery(19)}},
 		{"out of order CSIs are ignored", "\x1b[6?n\x1b[?2026$1p\x1b[>?c", nil},
-		{"DECID", "\x1bZ", []queryKind{queryDA1}},
 		{"a BEL is part of a DCS", "\x1bP$q\x07m\x1b\\", []queryKind{querySetting}},
 		{"settings", "\x1bP$qm\x1b\\\x1bP+q544e\x1b\\\x1bPq#0;2;0;0;0\x1b\\", []queryKind{querySetting}},
 		{"a string's body asks nothing", "\x1b_Gf=100;?[6n\x1b\\\x1bX?[c\x07\x1b\\", nil},
@@ -84,7 +83,6 @@ func TestAnswerKinds(t *testing.T) {
 		{"status", "\x1b[5n", "\x1b[0n"},
 		{"theme", "\x1b[?996n", "\x1b[?997;1n"},
 		{"DA1", "\x1b[c", "\x1b[?62;22c"},
-		{"DECID", "\x1bZ", "\x1b[?62;22c"},
 		{"DA2", "\x1b[>c", "\x1b[>41;390;0c"},
 		{"DA3", "\x1b[=c", "\x1bP!|00000000\x1b\\"},
 		{"mode", "\x1b[?2026$p", "\x1b[?2026;2$y"},
@@ -245,7 +243,6 @@ func TestOwedAnswersHandOff(t *testing.T) {
 	for _, bad := range [][]owedState{
 		{{Kind: queryDA1}},
 		{{Kind: queryDA1, Seqs: []uint64{1}, Answerers: []int{1}, WaitMS: []int64{10, 10}}},
-		{{Kind: queryDA1, Answerers: []int{1}, WaitMS: []int64{10}}},
 		{{Kind: queryDA1, Seqs: []uint64{1}, Answerers: []int{0}, WaitMS: []int64{10}}},
 		{{Kind: queryDA1, Seqs: []uint64{1}, Answerers: []int{1}, WaitMS: []int64{-1}}},
 		{{Kind: 0, Seqs: []uint64{1}, Answerers: []int{1}, WaitMS: []int64{10}}},

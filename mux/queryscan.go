@@ -107,9 +107,6 @@ func (q *queryScan) step(b byte) {
 			q.state, q.dcsLen = scanDCSHead, 0
 		case 'X', '^', '_':
 			q.state = scanString
-		case 'Z': // DECID, answered as DA1
-			q.found = append(q.found, queryDA1)
-			q.state = scanGround
 		case 0x1b:
 		default:
 			q.state = scanGround

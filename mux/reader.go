@@ -301,13 +301,19 @@ func (ss *session) fanOutQueriesLocked(chunk []byte, queries []queryKind, answer
 		}
 		return sent
 	}
-	if answerer != nil && !send(answerer) {
-		// The model answers; the ledger's entries say so, and the other
-		// clients' answers go nowhere.
-		ss.asked.reassign(first, len(queries), answeredByWr)
-		recorded = answeredByWr
-	}
-	if recorded == answeredByWr {
+	if answerer == nil {
+		ss.model.answerLastLocked()
+	} else if !send(answerer) {
+		// The model answers what it can (the ledger says so, and the
+		// other clients' answers go nowhere); the first answer from
+		// another client that was sent the rest goes.
+		for i, k := range queries {
+			if modelAnswers(k) {
+				ss.asked.reassign(first+uint64(i), 1, answeredByWr)
+			} else {
+				ss.asked.lose(answerer.id, first+uint64(i), 1)
+			}
+		}
 		ss.model.answerLastLocked()
 	}
 	for _, c := range ss.order {
@@ -326,7 +332,7 @@ func (ss *session) fanOutQueriesLocked(chunk []byte, queries []queryKind, answer
 // (answerGoesLocked). Called with mu held.
 func (ss *session) loseAsksLocked(c *client, lost []askRange) {
 	for _, r := range lost {
-		ss.asked.lose(c.id, r.first, r.n)
+		ss.heldAnswersLocked(ss.asked.lose(c.id, r.first, r.n))
 	}
 }
 

@@ -438,6 +438,7 @@ func (ss *session) removeLocked(c *client) bool {
 	}
 	ss.countAnswerersLocked()
 	ss.sizeDetachLocked(c)
+	ss.heldAnswersLocked(ss.asked.left(c.id))
 	return true
 }
 
