@@ -292,11 +292,7 @@ func TestAnAnsweredQueryStaysAnswered(t *testing.T) {
 		after func(e *env, a, b *term)
 	}{
 		{"another query", func(e *env, a, b *term) { ask(e, "W\x1b[5n", a, b) }},
-		{"an upgrade", func(e *env, a, b *term) {
-			e.mustWr("server", "upgrade")
-			b.send("\x1b[<64;1;1M") // reaches the new server: B is its client
-			b.expect("\x1b[<64;1;1M")
-		}},
+		{"an upgrade", func(e *env, a, b *term) { upgradeUnder(e, b) }},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			e, a, b := catSession(t)
@@ -316,10 +312,12 @@ func TestAnAnsweredQueryStaysAnswered(t *testing.T) {
 	}
 }
 
-// A query the answering terminal was not sent, because it fell behind, and
-// that wr does not answer itself (a colour) is answered by another
-// terminal that was sent it.
-func TestAQueryWrCannotAnswerGoesToAnotherTerminal(t *testing.T) {
+// A query the answering terminal was not sent, because it fell behind, is
+// answered by another terminal that was sent it: all of the chunk's
+// queries, in order. wr answering what it can (DA1) and that terminal the
+// rest (a colour) put wr's DA1, which programs send last to know the
+// answers are in, before the colour.
+func TestAQueryTheAnswererMissedGoesToAnotherTerminal(t *testing.T) {
 	e, a, b := catSession(t)
 	if err := a.cmd.Process.Signal(syscall.SIGSTOP); err != nil {
 		t.Fatal(err)
@@ -327,10 +325,52 @@ func TestAQueryWrCannotAnswerGoesToAnotherTerminal(t *testing.T) {
 	t.Cleanup(func() { _ = a.cmd.Process.Signal(syscall.SIGCONT) })
 	mustSendStdin(e, strings.Repeat("b", 6<<20)+"END") // A falls behind
 	b.expect("END")
-	ask(e, "Q\x1b]11;?\x07", b)
-	b.send("\x1b]11;rgb:0000/0000/0000\x07")
-	b.expect("\x1b]11;rgb:0000/0000/0000\x07")
-	if out := string(b.output()); !strings.HasSuffix(out, "Q\x1b]11;?\x07\x1b]11;rgb:0000/0000/0000\x07") {
-		t.Fatalf("want B's answer straight after the query: %q", out[max(0, len(out)-60):])
+	ask(e, "Q\x1b]11;?\x07\x1b[c", b)
+	b.send("\x1b]11;rgb:0000/0000/0000\x07\x1b[?6c")
+	b.send("\x1b[<64;1;1M") // the wheel, forwarded from anyone: B's answers are behind
+	b.expect("\x1b[<64;1;1M")
+	out := string(b.output())
+	if got := out[strings.LastIndex(out, "Q\x1b]"):]; got != "Q\x1b]11;?\x07\x1b[c\x1b]11;rgb:0000/0000/0000\x07\x1b[?6c\x1b[<64;1;1M" {
+		t.Fatalf("want B's two answers, in order, and nothing else: %q", got)
 	}
+}
+
+// An upgrade carries the ledger: the terminal that answered for the session
+// when the query went out answers after the upgrade, though another has
+// taken the size since, and the other's answer does not go.
+func TestAnUpgradeCarriesWhoAnswers(t *testing.T) {
+	e, a, b := catSession(t)
+	ask(e, "Z\x1b[c", a, b)
+	b.send("x") // B owns the size; A answers Z
+	a.expect("x")
+	upgradeUnder(e, b)
+	b.send("\x1b[?6c")
+	a.send("\x1b[?1;2c")
+	a.send("\x1b[<64;1;1M") // the wheel, forwarded from anyone: A's answer is behind
+	b.send("y")
+	afterZ := func() string {
+		out := string(b.output())
+		return out[strings.LastIndex(out, "Z\x1b[c"):]
+	}
+	defer func() {
+		if t.Failed() {
+			t.Logf("after Z: %q", afterZ())
+		}
+	}()
+	e.eventually("A's wheel and B's y to reach the program", func() bool {
+		out := afterZ()
+		return strings.Contains(out, "\x1b[<64;1;1M") && strings.Contains(out, "y")
+	})
+	if out := afterZ(); !strings.Contains(out, "\x1b[?1;2c") || strings.Contains(out, "\x1b[?6c") {
+		t.Fatalf("want A's answer to Z alone: %q", out)
+	}
+}
+
+// upgradeUnder upgrades the server in place, and waits until tm's client
+// is the new server's.
+func upgradeUnder(e *env, tm *term) {
+	e.t.Helper()
+	e.mustWr("server", "upgrade")
+	tm.send("\x1b[<65;1;1M") // the wheel, forwarded from anyone: it reaches the new server
+	tm.expect("\x1b[<65;1;1M")
 }

@@ -32,8 +32,8 @@ type askedQuery struct {
 const maxHeldAnswer = 1 << 10
 
 // maxAsked caps the ledger: a program asking faster than terminals answer
-// (or of terminals that never answer) does not grow it past this; a query
-// pushed out is decided as one never recorded.
+// (or of terminals that never answer) does not grow it past this; an
+// answer to a query pushed out goes from the client that answers now.
 const maxAsked = 4096
 
 // add numbers n queries asked now while answerer answered for the session,
@@ -43,14 +43,22 @@ func (a *askedQueries) add(n int, answerer int, now time.Time) uint64 {
 	if a.base == 0 {
 		a.base = 1
 	}
+	first := a.base + uint64(len(a.entries))
 	for range n {
-		if len(a.entries) == maxAsked {
-			a.entries = append(a.entries[:0], a.entries[1:]...)
-			a.base++
-		}
 		a.entries = append(a.entries, askedQuery{answerer: answerer, until: now.Add(answerWait)})
 	}
-	return a.base + uint64(len(a.entries)-n)
+	if over := len(a.entries) - maxAsked; over > 0 {
+		a.dropFront(over) // at once: one by one, a chunk of queries took the session's lock for 30 ms
+	}
+	return first
+}
+
+// dropFront drops the first n entries. The slice is cut, not moved: append
+// copies only what is left when it next needs room.
+func (a *askedQueries) dropFront(n int) {
+	clear(a.entries[:n]) // the held answers
+	a.entries = a.entries[n:]
+	a.base += uint64(n)
 }
 
 // trim drops the leading entries that lapsed. An answered one is kept
@@ -62,8 +70,7 @@ func (a *askedQueries) trim(now time.Time) {
 		n++
 	}
 	if n > 0 {
-		a.entries = append(a.entries[:0], a.entries[n:]...)
-		a.base += uint64(n)
+		a.dropFront(n)
 	}
 	if len(a.entries) == 0 {
 		a.entries = nil // a session asked nothing for a while holds nothing

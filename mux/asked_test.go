@@ -68,6 +68,11 @@ func TestAskedLedger(t *testing.T) {
 	if len(r.entries) != maxAsked || r.find(4, later) != nil || r.find(4+maxAsked+10, later) == nil {
 		t.Fatalf("capped ledger: %d entries from %d", len(r.entries), r.base)
 	}
+	// A chunk dense with queries is numbered at once, the cap kept.
+	big := r.add(5*maxAsked, 2, later)
+	if len(r.entries) != maxAsked || r.find(big+5*maxAsked-1, later) == nil || r.find(big, later) != nil {
+		t.Fatalf("after %d queries at once: %d entries from %d", 5*maxAsked, len(r.entries), r.base)
+	}
 	for _, bad := range []*askedState{
 		{Base: 0, Entries: []askedEntryState{{Answerer: 1, WaitMS: 1}}},
 		{Base: 1, Entries: []askedEntryState{{Answerer: 0, WaitMS: 1}}},

@@ -159,15 +159,13 @@ func (ss *session) answererLocked() *client {
 // was sent the query goes; one that came while it was still to answer was
 // held, and goes then (heldAnswersLocked). The model's own answers
 // (answeredByWr) are the only ones. An answer to a query the ledger no
-// longer holds (it lapsed) goes nowhere; one to an older server's query
-// goes from the client that answers now. Called with mu held.
+// longer holds (it lapsed, or was pushed out by a flood of them) or never
+// did (an older server's) goes from the client that answers now. Called
+// with mu held.
 func (ss *session) answerGoesLocked(c *client, q owedAnswer, run []byte, now time.Time) bool {
-	if q.seq == 0 {
-		return ss.answererLocked() == c
-	}
 	asked := ss.asked.find(q.seq, now)
 	if asked == nil {
-		return false
+		return ss.answererLocked() == c
 	}
 	switch {
 	case asked.answered || asked.answerer == answeredByWr:

@@ -133,16 +133,6 @@ func oscAnswer(cmd int, data []byte) queryKind {
 	return oscQuery(cmd)
 }
 
-// modelAnswers reports whether the screen model answers queries of kind k
-// (screen's DA1, DA2, DSR and cursor reports).
-func modelAnswers(k queryKind) bool {
-	switch k {
-	case queryCursor, queryStatus, queryDA1, queryDA2:
-		return true
-	}
-	return false
-}
-
 // answerWait is how long a terminal is owed an answer: one that never
 // answers a kind (or a client that was sent a redraw in place of the
 // query) owes nothing for it after it.
@@ -319,21 +309,24 @@ type owedState struct {
 	WaitMS    []int64   `json:"wait_ms"`
 }
 
+// state writes down what is owed, leaving the record as it is: the old
+// server keeps it if the upgrade fails.
 func (o *owedAnswers) state(now time.Time) []owedState {
 	o.mu.Lock()
 	defer o.mu.Unlock()
 	var st []owedState
 	for _, q := range o.kinds {
-		if q.lapse(now) {
-			continue
-		}
 		s := owedState{Kind: q.kind}
 		for _, a := range q.pending {
-			s.Seqs = append(s.Seqs, a.seq)
-			s.Answerers = append(s.Answerers, a.answerer)
-			s.WaitMS = append(s.WaitMS, a.until.Sub(now).Milliseconds())
+			if now.Before(a.until) {
+				s.Seqs = append(s.Seqs, a.seq)
+				s.Answerers = append(s.Answerers, a.answerer)
+				s.WaitMS = append(s.WaitMS, a.until.Sub(now).Milliseconds())
+			}
 		}
-		st = append(st, s)
+		if len(s.Seqs) > 0 {
+			st = append(st, s)
+		}
 	}
 	return st
 }

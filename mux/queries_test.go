@@ -213,9 +213,11 @@ func TestShiftF3OrCursorReport(t *testing.T) {
 func TestOwedAnswersHandOff(t *testing.T) {
 	now := time.Now()
 	c := newInputClassifier()
-	c.owed.owe([]queryKind{queryCursor, queryDA1}, 8, 3, now)
+	c.owed.owe([]queryKind{queryDA1}, 7, 3, now.Add(-answerWait)) // lapsed by now, in front of the next
+	c.owed.owe([]queryKind{queryCursor, queryDA1}, 8, 3, now.Add(-answerWait+time.Millisecond))
 	c.owed.owe([]queryKind{queryCursor}, 10, answeredByWr, now)
-	st := c.state()
+	c.state()
+	st := c.state() // writing it down left the record as it was
 	if st.CursorQueries != 2 {
 		t.Fatalf("CursorQueries %d for an older server, want 2", st.CursorQueries)
 	}

@@ -279,10 +279,10 @@ func (ss *session) readWoken() bool {
 // they are numbered in the session's ledger (asked.go), with the client
 // that answers for the session, and each client's terminal is recorded as
 // owing their answers (queries.go) just before the chunk is queued or
-// written to it, so no answer can come back first. The answerer is sent
-// it first: if it has fallen behind, and will be sent a redraw in place of
-// the chunk, the model answers, and the ledger says so. Called with mu
-// held.
+// written to it, so no answer can come back first. The answerer is sent it
+// first: if it has fallen behind, and will be sent a redraw in place of
+// the chunk, another terminal that was sent it answers, or with none, the
+// model, and the ledger says so. Called with mu held.
 func (ss *session) fanOutQueriesLocked(chunk []byte, queries []queryKind, answerer *client, help bool) {
 	now := time.Now()
 	recorded := answeredByWr
@@ -303,27 +303,30 @@ func (ss *session) fanOutQueriesLocked(chunk []byte, queries []queryKind, answer
 	}
 	if answerer == nil {
 		ss.model.answerLastLocked()
-	} else if !send(answerer) {
-		// The model answers what it can (the ledger says so, and the
-		// other clients' answers go nowhere); the first answer from
-		// another client that was sent the rest goes.
-		for i, k := range queries {
-			if modelAnswers(k) {
-				ss.asked.reassign(first+uint64(i), 1, answeredByWr)
-			} else {
-				ss.asked.lose(answerer.id, first+uint64(i), 1)
-			}
-		}
-		ss.model.answerLastLocked()
 	}
+	behind := answerer != nil && !send(answerer)
+	var stand *client // a terminal that answers in the answerer's place
 	for _, c := range ss.order {
 		switch {
 		case c == answerer:
 		case c.view != nil:
 			ss.frameLocked(c) // drawn from the model (view.go), which holds no query
-		default:
-			send(c)
+		case send(c) && behind && stand == nil && c.canOwn():
+			stand = c
 		}
+	}
+	switch {
+	case !behind:
+	case stand != nil:
+		// The answerer is behind, and will be sent a redraw in place of
+		// this chunk: another terminal that was sent it answers all its
+		// queries, in the order asked. (wr answering what it can and that
+		// terminal the rest put wr's DA1, which programs send last to
+		// know the answers are in, before the terminal's colours.)
+		ss.asked.reassign(first, len(queries), stand.id)
+	default:
+		ss.asked.reassign(first, len(queries), answeredByWr)
+		ss.model.answerLastLocked()
 	}
 }
 
@@ -331,9 +334,11 @@ func (ss *session) fanOutQueriesLocked(chunk []byte, queries []queryKind, answer
 // dropped unsent: those it answered for are another client's to answer
 // (answerGoesLocked). Called with mu held.
 func (ss *session) loseAsksLocked(c *client, lost []askRange) {
+	var held []byte
 	for _, r := range lost {
-		ss.heldAnswersLocked(ss.asked.lose(c.id, r.first, r.n))
+		held = append(held, ss.asked.lose(c.id, r.first, r.n)...)
 	}
+	ss.heldAnswersLocked(held) // in one write, in order
 }
 
 // readerDone records that the PTY was read to its end.
