@@ -36,18 +36,12 @@ func TestAnAnswerGoesWhereItsQueryWent(t *testing.T) {
 			b.expect("Q")
 			return e, a, b
 		}
-		bOwns := func(e *env) {
-			t.Helper()
-			if s, _ := e.session("s"); s.Owner == nil || *s.Owner != s.Attached[1].ID {
-				t.Fatalf("owner %v after B typed, want B (%d)", s.Owner, s.Attached[1].ID)
-			}
-		}
 		t.Run(q.name+": the old owner answers after the move", func(t *testing.T) {
 			e, a, b := start(t)
 			b.send(q.b) // B answers first: A answers for the session
 			b.send("x")
 			a.expect("x")
-			bOwns(e)
+			e.requireSecondOwns("B typed")
 			a.send(q.a)
 			a.expect(q.shownA)
 			b.send("y")
@@ -62,7 +56,7 @@ func TestAnAnswerGoesWhereItsQueryWent(t *testing.T) {
 			a.expect(q.shownA)
 			b.send("x")
 			a.expect("x")
-			bOwns(e)
+			e.requireSecondOwns("B typed")
 			b.send(q.b) // asked before B owned the size: A's answer counts
 			b.send("y")
 			a.expect("y")
@@ -224,9 +218,7 @@ func TestAClientThatFellBehindOwesNoAnswers(t *testing.T) {
 	a.expect("END") // redrawn
 	b.send("x")     // B owns the size
 	a.expect("x")
-	if s, _ := e.session("s"); s.Owner == nil || *s.Owner != s.Attached[1].ID {
-		t.Fatalf("owner %v after B typed, want B (%d)", s.Owner, s.Attached[1].ID)
-	}
+	e.requireSecondOwns("B typed")
 	ask(e, "Q2\x1b[c", a, b)
 	a.send("\x1b[?1;2c")
 	a.send("\x1b[<64;1;1M") // the wheel, forwarded from anyone: A's answer is behind

@@ -46,6 +46,15 @@ func (e *env) requireSize(name string, cols, rows int, after string) {
 	}
 }
 
+// requireSecondOwns fails the test unless the client that attached second
+// to session "s" owns its size.
+func (e *env) requireSecondOwns(after string) {
+	e.t.Helper()
+	if s, _ := e.session("s"); s.Owner == nil || *s.Owner != s.Attached[1].ID {
+		e.t.Fatalf("owner %v after %s, want the second client (%d)", s.Owner, after, s.Attached[1].ID)
+	}
+}
+
 // visibleApp runs in the session and shows every byte it receives, in
 // caret notation, so a test sees what was forwarded and in what order.
 var visibleApp = []string{"sh", "-c", "stty raw -echo; echo READY; exec cat -v"}
@@ -130,9 +139,7 @@ func TestActingInputClaimsSize(t *testing.T) {
 			b.send(tc.send)
 			a.expect(tc.shows)
 			e.requireSize("s", 100, 30, tc.name+" from B")
-			if s, _ := e.session("s"); s.Owner == nil || *s.Owner != s.Attached[1].ID {
-				t.Fatalf("owner %v, want B (%d)", s.Owner, s.Attached[1].ID)
-			}
+			e.requireSecondOwns(tc.name + " from B")
 		})
 	}
 }
@@ -326,9 +333,7 @@ func TestModifiedF3IsAKey(t *testing.T) {
 		if got := strings.Count(string(a.output()), "^[[1;5R"); got != 1 {
 			t.Errorf("the program was given %d answers, want the owner's alone", got)
 		}
-		if s, _ := e.session("s"); s.Owner == nil || *s.Owner != s.Attached[1].ID {
-			t.Errorf("owner %v after B's Shift+F3, want B (%d)", s.Owner, s.Attached[1].ID)
-		}
+		e.requireSecondOwns("B's Shift+F3")
 	})
 }
 
