@@ -311,8 +311,10 @@ func (ss *session) fanOutQueriesLocked(chunk []byte, queries []queryKind, answer
 		case c == answerer:
 		case c.view != nil:
 			ss.frameLocked(c) // drawn from the model (view.go), which holds no query
-		case send(c) && behind && stand == nil && c.canOwn():
-			stand = c
+		default:
+			if send(c) && behind && stand == nil && c.canOwn() {
+				stand = c
+			}
 		}
 	}
 	switch {
