@@ -119,11 +119,11 @@ func (a *askedQueries) lose(id int, first uint64, n int) (held []byte) {
 	return held
 }
 
-// left returns the answers held for queries client id answered for, which
-// go now: it has left, and will not answer.
-func (a *askedQueries) left(id int) (held []byte) {
+// leftWhere returns the answers held for queries whose answerer has gone
+// (a client id for which gone is true), which go now: it will not answer.
+func (a *askedQueries) leftWhere(gone func(id int) bool) (held []byte) {
 	for i := range a.entries {
-		if a.entries[i].answerer == id {
+		if id := a.entries[i].answerer; id > 0 && gone(id) {
 			held = a.entries[i].take(held)
 		}
 	}
@@ -169,16 +169,22 @@ func (a *askedQueries) state(now time.Time) *askedState {
 }
 
 // restoreAsked is the ledger st wrote down, or an empty one if st is nil
-// or impossible (the answers are then decided as ones to nothing).
+// or impossible (answers to its queries then go from the client that
+// answers now). An empty one numbers on from where st stopped: the
+// clients' records carry its numbers, and a new query must not take one.
 func restoreAsked(st *askedState, now time.Time) askedQueries {
-	if st == nil || st.Base == 0 || len(st.Entries) > maxAsked || st.Base > 1<<62 {
+	if st == nil || st.Base == 0 || st.Base > 1<<62 {
 		return askedQueries{}
+	}
+	next := askedQueries{base: st.Base + uint64(len(st.Entries))}
+	if len(st.Entries) > maxAsked {
+		return next
 	}
 	a := askedQueries{base: st.Base}
 	for _, e := range st.Entries {
 		if e.Answerer < answeredByWr || e.Answerer == 0 || e.WaitMS < 0 || e.WaitMS > answerWait.Milliseconds() ||
 			len(e.Held) > maxHeldAnswer {
-			return askedQueries{}
+			return next
 		}
 		a.entries = append(a.entries, askedQuery{answerer: e.Answerer, lost: e.Lost, answered: e.Answered,
 			until: now.Add(time.Duration(e.WaitMS) * time.Millisecond), held: e.Held})

@@ -44,10 +44,11 @@ func TestAskedLedger(t *testing.T) {
 		t.Fatalf("restored query 1: %+v", q)
 	}
 	// Client 7 leaves: the answer held for its query goes.
-	if held := r.left(7); string(held) != "\x1b[?6c" || !r.find(2, now).answered {
+	client7 := func(id int) bool { return id == 7 }
+	if held := r.leftWhere(client7); string(held) != "\x1b[?6c" || !r.find(2, now).answered {
 		t.Fatalf("left: %q", held)
 	}
-	if held := r.left(7); held != nil {
+	if held := r.leftWhere(client7); held != nil {
 		t.Fatalf("a held answer went twice: %q", held)
 	}
 	later := now.Add(answerWait)
@@ -75,11 +76,17 @@ func TestAskedLedger(t *testing.T) {
 	}
 	for _, bad := range []*askedState{
 		{Base: 0, Entries: []askedEntryState{{Answerer: 1, WaitMS: 1}}},
-		{Base: 1, Entries: []askedEntryState{{Answerer: 0, WaitMS: 1}}},
-		{Base: 1, Entries: []askedEntryState{{Answerer: 1, WaitMS: -1}}},
+		{Base: 9, Entries: []askedEntryState{{Answerer: 0, WaitMS: 1}}},
+		{Base: 9, Entries: []askedEntryState{{Answerer: 1, WaitMS: -1}}},
 	} {
-		if got := restoreAsked(bad, now); len(got.entries) != 0 {
+		got := restoreAsked(bad, now)
+		if len(got.entries) != 0 {
 			t.Fatalf("restored the impossible %+v", bad)
+		}
+		// The clients' records carry the refused ledger's numbers: a new
+		// query must not take one of them.
+		if n := got.add(1, 1, now); bad.Base > 0 && n != bad.Base+1 {
+			t.Fatalf("after refusing %+v the next query is number %d, want %d", bad, n, bad.Base+1)
 		}
 	}
 }

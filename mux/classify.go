@@ -32,7 +32,7 @@ const (
 	inputOwner
 	// inputAnswer is an answer to a query this client's terminal was
 	// sent (queries.go): forwarded by who answered for the session when
-	// the query went out (segment.answerer, session.answerGoesLocked).
+	// the query went out (segment.query, session.answerGoesLocked).
 	inputAnswer
 )
 

@@ -519,6 +519,9 @@ func (s *server) adoptSession(hs handoffSession) (*session, error) {
 		}
 	}
 	ss.countAnswerersLocked()
+	// The answers held for a client that did not come over (its connection
+	// was dead, or could not be adopted) go now: it will not answer.
+	ss.heldAnswersLocked(ss.asked.leftWhere(func(id int) bool { return ss.clients[id] == nil }))
 	// A client of another size whose view was not up to date is drawn
 	// afresh.
 	ss.reviewViewsLocked()

@@ -183,13 +183,28 @@ func (ss *session) answerGoesLocked(c *client, q owedAnswer, run []byte, now tim
 }
 
 // heldAnswersLocked sends the program the answers held for queries whose
-// answerer will not answer after all (answerGoesLocked). They are written
-// by a goroutine of their own: the caller holds mu, and a write to the PTY
-// may wait. Called with mu held.
+// answerer will not answer after all (answerGoesLocked). They go before
+// whatever is written to the PTY next (writePTYBy), so an answer given
+// later (a DA1, which programs send last to know the answers are in) never
+// comes before them; and a goroutine writes them if nothing else does: the
+// caller holds mu, and a write to the PTY may wait. Called with mu held.
 func (ss *session) heldAnswersLocked(held []byte) {
-	if len(held) > 0 {
-		go func() { _ = ss.writePTY(held) }()
+	if len(held) == 0 {
+		return
 	}
+	ss.heldMu.Lock()
+	ss.heldOut = append(ss.heldOut, held...)
+	ss.heldMu.Unlock()
+	go func() { _ = ss.writePTY(nil) }()
+}
+
+// takeHeldOut takes the answers heldAnswersLocked left to be written.
+func (ss *session) takeHeldOut() []byte {
+	ss.heldMu.Lock()
+	defer ss.heldMu.Unlock()
+	held := ss.heldOut
+	ss.heldOut = nil
+	return held
 }
 
 // writePTY writes b to the PTY whole; inputs never interleave.
@@ -209,6 +224,17 @@ func (ss *session) writePTYBy(b []byte, deadline time.Time) (int, error) {
 		return 0, errInputBusy
 	}
 	defer ss.inputTurn().unlock()
+	if held := ss.takeHeldOut(); len(held) > 0 {
+		// Answers held for an answerer that will not answer: they keep
+		// their place before anything written after them. One the
+		// program does not take by deadline is lost with its input.
+		if _, err := ss.proc.WriteAllBy(held, deadline); err != nil {
+			return 0, err
+		}
+	}
+	if len(b) == 0 {
+		return 0, nil
+	}
 	n, err := ss.proc.WriteAllBy(b, deadline)
 	if errors.Is(err, ptyproc.ErrClosed) {
 		err = fmt.Errorf("session %s has ended", ss.name())

@@ -289,6 +289,20 @@ func (o *owedAnswers) drop(first uint64, n int) {
 	o.kinds = kept
 }
 
+// reassign records answerer as the one that answers for the queries
+// numbered first to first+n-1 (a stand-in for one that fell behind).
+func (o *owedAnswers) reassign(first uint64, n int, answerer int) {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	for i := range o.kinds {
+		for j := range o.kinds[i].pending {
+			if a := &o.kinds[i].pending[j]; a.seq >= first && a.seq < first+uint64(n) {
+				a.answerer = answerer
+			}
+		}
+	}
+}
+
 // count is how many answers of kind k are owed.
 func (o *owedAnswers) count(k queryKind, now time.Time) int {
 	o.mu.Lock()

@@ -166,6 +166,13 @@ func TestOwedInOrder(t *testing.T) {
 	if a, _ := o.answered(queryMode, now); a.answerer != 1+maxOwed {
 		t.Fatalf("the oldest kept was asked while %d answered, want %d", a.answerer, 1+maxOwed)
 	}
+	// A stand-in's: its own to answer.
+	var stand owedAnswers
+	stand.owe([]queryKind{queryKitty, queryDA1}, 500, 1, now)
+	stand.reassign(500, 2, 9)
+	if stand.owesOthers(9) {
+		t.Fatal("owesOthers(9) after the queries were given to 9")
+	}
 	// Dropped unsent: owed no more.
 	o.drop(6, 1)
 	o.drop(uint64(10+maxOwed+1), maxOwed-2)

@@ -326,6 +326,7 @@ func (ss *session) fanOutQueriesLocked(chunk []byte, queries []queryKind, answer
 		// terminal the rest put wr's DA1, which programs send last to
 		// know the answers are in, before the terminal's colours.)
 		ss.asked.reassign(first, len(queries), stand.id)
+		stand.classifier.owed.reassign(first, len(queries), stand.id) // its answers are its own: it may take the size
 	default:
 		ss.asked.reassign(first, len(queries), answeredByWr)
 		ss.model.answerLastLocked()
@@ -370,7 +371,8 @@ func (ss *session) fanOut(chunk []byte) {
 	// The model answers a chunk's queries (modelOp.answers) when no
 	// terminal that answers for the session is sent it: nobody is
 	// attached, every client is drawn at another size, or the one that
-	// answers has fallen behind and will be sent a redraw in its place.
+	// answers has fallen behind (and will be sent a redraw in its place)
+	// and no other terminal was sent it (fanOutQueriesLocked).
 	// Decided here, not when the model draws the chunk, which may be much
 	// later: a client that answers may have come or gone by then.
 	answerer := ss.answererLocked() // never drawn: it is sent the program's bytes

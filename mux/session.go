@@ -23,6 +23,10 @@ import (
 // Taken alone, with no other lock of mux held and none taken inside them:
 // server.mu, memoryRelease.mu, session.readMu, session.reapMu.
 //
+// owedAnswers.mu (queries.go) is a leaf, taken under client.inMu,
+// session.mu and client.queueMu; session.heldMu is one, taken under
+// session.mu and session.inputTurn.
+//
 // busyProcs.mu (procs.go) is a leaf: taken under session.mu and model.mu
 // (a client attaching, leaving or resizing) and alone by readers and
 // feeders, and nothing is taken under it.
@@ -104,8 +108,15 @@ type session struct {
 	queryScan   queryScan    // the queries in the program's output (queryscan.go)
 	asked       askedQueries // and the ledger of them (asked.go)
 	// answerers is written under mu (countAnswerersLocked) and read without
-	// it by the model, which answers queries when it is zero.
+	// it by the reader, which waits for output differently when it is zero.
 	answerers atomic.Int32 // attached clients whose terminal can answer a query
+
+	// heldOut is answers held for an answerer that will not answer after
+	// all (heldAnswersLocked), written before whatever the PTY is written
+	// next, so they keep their place before later answers. Guarded by
+	// heldMu, a leaf.
+	heldMu  sync.Mutex
+	heldOut []byte
 
 	// shown is guarded by mu: how far each terminal has been shown the
 	// scrollback (shown.go).
@@ -438,7 +449,7 @@ func (ss *session) removeLocked(c *client) bool {
 	}
 	ss.countAnswerersLocked()
 	ss.sizeDetachLocked(c)
-	ss.heldAnswersLocked(ss.asked.left(c.id))
+	ss.heldAnswersLocked(ss.asked.leftWhere(func(id int) bool { return id == c.id }))
 	return true
 }
 
