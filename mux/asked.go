@@ -10,8 +10,8 @@ import (
 // out, each with the client that answered for the session then and whether
 // an answer reached the program. A terminal's answer is matched with its
 // query by number (owedAnswers), and the ledger decides whether it goes
-// (answerGoesLocked): the first acceptable answer does, and no other. Guarded by
-// the session's mu.
+// (answerGoesLocked): the first acceptable answer does, and no other.
+// Guarded by the session's mu.
 type askedQueries struct {
 	base    uint64 // the number of entries[0]; numbers start at 1, 0 is none
 	entries []askedQuery

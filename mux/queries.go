@@ -12,13 +12,14 @@ import (
 // the session was decided when the answer arrived, so a size that moved
 // between a query and its answers gave the program none (the old answerer's
 // came late, the new one's came early) or two. Now each client keeps, for
-// each kind of query its terminal was sent and has not answered, which
-// client answered for the session when the query went out; terminals answer
-// one kind in the order they were asked, so each answer is matched with its
-// query, and goes to the program from that client alone (or, if it has left
-// or fallen behind, from the one that answers now: see answerGoesLocked). A
-// kind not tracked here, or an answer nothing was asked for (focus), is
-// still forwarded only from the client that answers now.
+// each kind of query its terminal was sent and has not answered, its number
+// in the session's ledger (asked.go); terminals answer one kind in the order
+// they were asked, so each answer is matched with its query, and goes to the
+// program from the client that answered for the session when it was asked
+// (or, if that one left or lost its copy, from the first other terminal to
+// answer: see answerGoesLocked). A kind not tracked here, or an answer
+// nothing was asked for (focus), is still forwarded only from the client
+// that answers now.
 //
 // The same record tells a cursor position report from a modified F3: xterm
 // sends Shift+F3 as CSI 1;2R, the report for row 1, column 2. CSI 1;m R is a
