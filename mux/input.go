@@ -194,16 +194,21 @@ func (ss *session) heldAnswersLocked(held []byte) {
 	}
 	ss.heldMu.Lock()
 	ss.heldOut = append(ss.heldOut, held...)
+	ss.heldSome.Store(true)
 	ss.heldMu.Unlock()
 	go func() { _ = ss.writePTY(nil) }()
 }
 
 // takeHeldOut takes the answers heldAnswersLocked left to be written.
 func (ss *session) takeHeldOut() []byte {
+	if !ss.heldSome.Load() {
+		return nil
+	}
 	ss.heldMu.Lock()
 	defer ss.heldMu.Unlock()
 	held := ss.heldOut
 	ss.heldOut = nil
+	ss.heldSome.Store(false)
 	return held
 }
 

@@ -117,6 +117,9 @@ type session struct {
 	// heldMu, a leaf.
 	heldMu  sync.Mutex
 	heldOut []byte
+	// heldSome is set while heldOut holds something: every keystroke's
+	// write looks, and one atomic load is all it costs then.
+	heldSome atomic.Bool
 
 	// shown is guarded by mu: how far each terminal has been shown the
 	// scrollback (shown.go).
