@@ -368,32 +368,3 @@ func upgradeUnder(e *env, tm *term) {
 	tm.send("\x1b[<65;1;1M") // the wheel, forwarded from anyone: it reaches the new server
 	tm.expect("\x1b[<65;1;1M")
 }
-
-// A query no terminal is sent, because only clients drawn at other sizes
-// are attached, is sent on its own to one of them, whose terminal answers
-// it: wr answers cursor and device-attribute queries itself, but not a
-// colour. (The same holds for the frame after the size moves to a client
-// drawn until then.)
-func TestAQueryReachesATerminalDrawnAtAnotherSize(t *testing.T) {
-	e := newEnv(t)
-	a := e.term(80, 24, "attach", "s", "--", "sh", "-c",
-		`stty -echo; echo READY; read go; stty raw; printf 'Q\033]11;?\007'; exec cat -v`)
-	a.expect("READY")
-	b := e.term(100, 30, "attach", "s")
-	e.waitClients("s", 2) // B before C: the earliest answers
-	e.term(40, 10, "attach", "s")
-	e.waitClients("s", 3)
-	a.send("\x1c")
-	if code := a.wait(); code != 0 {
-		t.Fatalf("detach: exit code %d", code)
-	}
-	if s, _ := e.session("s"); s.Owner != nil {
-		t.Fatalf("owner %d with two clients of other sizes left, want none", *s.Owner)
-	}
-	e.mustWr("send", "s", "--key", "Enter")
-	b.expect("\x1b]11;?\x07")
-	b.send("\x1b]11;rgb:0000/0000/0000\x07")
-	e.eventually("B's answer to reach the program", func() bool {
-		return strings.Contains(e.mustWr("capture", "s"), "Q^[]11;rgb:0000/0000/0000^G")
-	})
-}

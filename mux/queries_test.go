@@ -48,33 +48,25 @@ func TestQueryScan(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			// scan returns the queries and the bytes kept of them.
-			scan := func(chunks ...string) ([]queryKind, string) {
+			scan := func(chunks ...string) []queryKind {
 				var q queryScan
 				var got []queryKind
-				var replay string
 				for _, c := range chunks {
 					got = append(got, q.scan([]byte(c))...)
-					replay += string(q.replay)
 				}
-				return got, replay
-			}
-			_, replay := scan(tc.out)
-			// Sent again on their own, the bytes kept ask the same.
-			if again, _ := scan(replay); !slices.Equal(again, tc.want) {
-				t.Fatalf("the bytes kept, %q, ask %v, want %v", replay, again, tc.want)
+				return got
 			}
 			for i := 0; i <= len(tc.out); i++ {
-				if got, r := scan(tc.out[:i], tc.out[i:]); !slices.Equal(got, tc.want) || r != replay {
-					t.Fatalf("split at %d: %v and %q, want %v and %q", i, got, r, tc.want, replay)
+				if got := scan(tc.out[:i], tc.out[i:]); !slices.Equal(got, tc.want) {
+					t.Fatalf("split at %d: %v, want %v", i, got, tc.want)
 				}
 			}
 			var bytes []string
 			for i := range len(tc.out) {
 				bytes = append(bytes, tc.out[i:i+1])
 			}
-			if got, r := scan(bytes...); !slices.Equal(got, tc.want) || r != replay {
-				t.Fatalf("byte at a time: %v and %q, want %v and %q", got, r, tc.want, replay)
+			if got := scan(bytes...); !slices.Equal(got, tc.want) {
+				t.Fatalf("byte at a time: %v, want %v", got, tc.want)
 			}
 		})
 	}
@@ -301,16 +293,9 @@ func FuzzQueryScan(f *testing.F) {
 		}
 		var whole, split queryScan
 		want := slices.Clone(whole.scan(out))
-		wantReplay := string(whole.replay)
 		got := append(slices.Clone(split.scan(out[:at])), split.scan(out[at:])...)
-		gotReplay := string(split.replay)
 		if !slices.Equal(got, want) {
 			t.Fatalf("%q split at %d: %v, whole %v", out, at, got, want)
-		}
-		var first queryScan
-		first.scan(out[:at])
-		if r := string(first.replay) + gotReplay; r != wantReplay && whole.whole {
-			t.Fatalf("%q split at %d: kept %q, whole %q", out, at, r, wantReplay)
 		}
 	})
 }

@@ -25,21 +25,7 @@ type queryScan struct {
 	asked []queryKind
 
 	found []queryKind // the queries of the last chunk, in order
-
-	// cur is the bytes of the sequence being read, from its ESC, up to
-	// maxQueryBytes (curOver past them); replay is those of each query the
-	// last chunk ended, in order, and whole whether every one of them fit:
-	// with no terminal sent the program's bytes, they can be sent on their
-	// own to a client drawn at another size (fanOutQueriesLocked).
-	cur     []byte
-	curOver bool
-	replay  []byte
-	whole   bool
 }
-
-// maxQueryBytes is the longest query kept to be sent again: a colour, a
-// mode, a setting's name.
-const maxQueryBytes = 256
 
 type scanState uint8
 
@@ -65,7 +51,7 @@ const maxStringAsks = 64
 // scan returns the queries chunk ends, in order; the slice is valid until
 // the next call.
 func (q *queryScan) scan(chunk []byte) []queryKind {
-	q.found, q.replay, q.whole = q.found[:0], q.replay[:0], true
+	q.found = q.found[:0]
 	for len(chunk) > 0 {
 		switch q.state {
 		case scanGround:
@@ -79,9 +65,7 @@ func (q *queryScan) scan(chunk []byte) []queryKind {
 			// ends no query.
 			if n := plainCSI(chunk); n > 0 {
 				q.state, chunk = scanGround, chunk[n:]
-				continue
 			}
-			q.begin()
 			continue
 		case scanString, scanDCSQuery:
 			// Skipped to an ESC (its ST's, or a new sequence's), or a byte
@@ -92,13 +76,6 @@ func (q *queryScan) scan(chunk []byte) []queryKind {
 				stops = "\x1b\x18\x1a"
 			}
 			i := bytes.IndexAny(chunk, stops)
-			if q.state == scanDCSQuery {
-				body := chunk
-				if i >= 0 {
-					body = chunk[:i]
-				}
-				q.keep(body)
-			}
 			if i < 0 {
 				return q.found
 			}
@@ -118,15 +95,9 @@ func (q *queryScan) step(b byte) {
 		q.state = scanGround
 		return
 	}
-	if q.state != scanString {
-		q.keep([]byte{b})
-	}
 	switch q.state {
 	case scanESC:
 		q.prefix, q.inter, q.ps, q.more, q.bad = 0, 0, -1, false, false
-		if b == 0x1b {
-			q.begin()
-		}
 		switch b {
 		case '[':
 			q.state = scanCSI
@@ -160,12 +131,11 @@ func (q *queryScan) step(b byte) {
 			q.inter = b
 		case b >= 0x40 && b <= 0x7e:
 			if k := q.csiQuery(b); k != 0 && !q.bad {
-				q.ask(k)
+				q.found = append(q.found, k)
 			}
 			q.state = scanGround
 		case b == 0x1b:
 			q.state = scanESC
-			q.begin()
 		case b >= 0x80:
 			q.state = scanGround
 		}
@@ -177,7 +147,6 @@ func (q *queryScan) step(b byte) {
 			q.state, q.field, q.fields, q.asked = scanOSCBody, 0, 0, q.asked[:0]
 		case b == 0x1b:
 			q.state = scanESC
-			q.begin()
 		case b == 0x07:
 			q.state = scanGround
 		default:
@@ -193,7 +162,7 @@ func (q *queryScan) step(b byte) {
 			q.fields++
 			switch b {
 			case 0x07:
-				q.ask(q.asked...)
+				q.found = append(q.found, q.asked...)
 				q.state = scanGround
 			case 0x1b:
 				q.state = scanQueryESC
@@ -210,7 +179,6 @@ func (q *queryScan) step(b byte) {
 	case scanDCSHead:
 		if b == 0x1b {
 			q.state = scanESC
-			q.begin()
 			return
 		}
 		q.dcs[q.dcsLen] = b
@@ -227,66 +195,20 @@ func (q *queryScan) step(b byte) {
 		}
 	case scanQueryESC:
 		if b == '\\' {
-			q.ask(q.asked...)
+			q.found = append(q.found, q.asked...)
 			q.state = scanGround
 			return
 		}
 		// Not an ST: the string was cut short, and ESC starts another.
 		q.state = scanESC
-		q.begin()
 		q.step(b)
 	case scanString:
 		// Only ESC, BEL, CAN and SUB reach here (scan skips the rest).
 		q.state = scanGround
 		if b == 0x1b {
 			q.state = scanESC
-			q.begin()
 		}
 	}
-}
-
-// begin starts the bytes of a sequence at its ESC.
-func (q *queryScan) begin() {
-	q.cur, q.curOver = append(q.cur[:0], 0x1b), false
-}
-
-// keep adds b to the bytes of the sequence being read.
-func (q *queryScan) keep(b []byte) {
-	if len(q.cur)+len(b) > maxQueryBytes {
-		q.curOver = true
-		return
-	}
-	q.cur = append(q.cur, b...)
-}
-
-// ask counts the sequence just ended as the queries kinds (none: it asked
-// nothing after all), and keeps its bytes for replay.
-func (q *queryScan) ask(kinds ...queryKind) {
-	if len(kinds) == 0 {
-		return
-	}
-	q.found = append(q.found, kinds...)
-	if q.curOver {
-		q.whole = false
-	} else {
-		q.replay = append(q.replay, q.cur...)
-	}
-}
-
-// replayable reports whether the queries the last chunk ended can be sent
-// again on their own to a terminal drawn at another size, which answers
-// them for the session: every one was kept whole, and none depends on the
-// terminal's size or what it shows (the cursor, the window, the pen).
-func (q *queryScan) replayable() bool {
-	if !q.whole || len(q.found) == 0 {
-		return false
-	}
-	for _, k := range q.found {
-		if k == queryCursor || k == querySetting || k&^0xff == queryWindow {
-			return false
-		}
-	}
-	return true
 }
 
 // oscField is the kind of query an OSC field of "?" is: for the dynamic

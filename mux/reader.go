@@ -285,16 +285,9 @@ func (ss *session) readWoken() bool {
 // model, and the ledger says so. Called with mu held.
 func (ss *session) fanOutQueriesLocked(chunk []byte, queries []queryKind, answerer *client, help bool) {
 	now := time.Now()
-	var drawn *client // a terminal drawn at another size, sent the queries alone
-	if answerer == nil && ss.queryScan.replayable() {
-		drawn = ss.drawnAnswererLocked()
-	}
 	recorded := answeredByWr
-	switch {
-	case answerer != nil:
+	if answerer != nil {
 		recorded = answerer.id
-	case drawn != nil:
-		recorded = drawn.id
 	}
 	first := ss.asked.add(len(queries), recorded, now)
 	asks := askRange{first: first, n: len(queries)}
@@ -308,24 +301,7 @@ func (ss *session) fanOutQueriesLocked(chunk []byte, queries []queryKind, answer
 		}
 		return sent
 	}
-	if drawn != nil {
-		// No terminal is sent the program's bytes (only clients drawn at
-		// other sizes are attached, or the one whose size the session has
-		// just taken is drawn until its next frame): one of them is sent
-		// the queries alone, which change nothing it shows, and its
-		// terminal answers them. wr answers only what a terminal's size or
-		// screen decides (the cursor, the window).
-		sent, lost := drawn.sendThen(wire.TypeOutput, ss.queryScan.replay, asks,
-			func() { drawn.classifier.owed.owe(queries, first, drawn.id, now) })
-		if lost != nil {
-			ss.loseAsksLocked(drawn, lost)
-		}
-		if !sent {
-			ss.asked.reassign(first, len(queries), answeredByWr)
-			recorded, drawn = answeredByWr, nil
-		}
-	}
-	if answerer == nil && drawn == nil {
+	if answerer == nil {
 		ss.model.answerLastLocked()
 	}
 	behind := answerer != nil && !send(answerer)
@@ -355,21 +331,6 @@ func (ss *session) fanOutQueriesLocked(chunk []byte, queries []queryKind, answer
 		ss.asked.reassign(first, len(queries), answeredByWr)
 		ss.model.answerLastLocked()
 	}
-}
-
-// drawnAnswererLocked is the client drawn at another size that answers
-// for the session when no terminal is sent the program's bytes: the owner,
-// or the earliest that could own the size. Called with mu held.
-func (ss *session) drawnAnswererLocked() *client {
-	if ss.owner != nil && ss.owner.view != nil && ss.owner.canOwn() {
-		return ss.owner
-	}
-	for _, c := range ss.order {
-		if c.view != nil && c.canOwn() {
-			return c
-		}
-	}
-	return nil
 }
 
 // loseAsksLocked records that client c's copy of the queries in lost was
