@@ -292,14 +292,7 @@ func (ss *session) fanOutQueriesLocked(chunk []byte, queries []queryKind, answer
 	first := ss.asked.add(len(queries), recorded, now)
 	asks := askRange{first: first, n: len(queries)}
 	send := func(c *client) bool {
-		sent, lost := c.sendThen(wire.TypeOutput, chunk, asks, func() { c.classifier.owed.owe(queries, first, recorded, now) })
-		if lost != nil {
-			ss.loseAsksLocked(c, lost)
-		}
-		if help {
-			c.helpWriter()
-		}
-		return sent
+		return ss.sendChunkLocked(c, chunk, asks, func() { c.classifier.owed.owe(queries, first, recorded, now) }, help)
 	}
 	if answerer == nil {
 		ss.model.answerLastLocked()
@@ -331,6 +324,22 @@ func (ss *session) fanOutQueriesLocked(chunk []byte, queries []queryKind, answer
 		ss.asked.reassign(first, len(queries), answeredByWr)
 		ss.model.answerLastLocked()
 	}
+}
+
+// sendChunkLocked sends c a chunk of output that holds the queries asks,
+// running first just before it is queued or written (client.sendThen),
+// and records the queries of output the send dropped to make room; with
+// help, it writes for c's writer as far as its socket takes (helpWriter).
+// It reports whether c was sent the chunk. Called with mu held.
+func (ss *session) sendChunkLocked(c *client, chunk []byte, asks askRange, first func(), help bool) bool {
+	sent, lost := c.sendThen(wire.TypeOutput, chunk, asks, first)
+	if lost != nil {
+		ss.loseAsksLocked(c, lost)
+	}
+	if help {
+		c.helpWriter()
+	}
+	return sent
 }
 
 // loseAsksLocked records that client c's copy of the queries in lost was
@@ -379,24 +388,17 @@ func (ss *session) fanOut(chunk []byte) {
 	if len(queries) > 0 {
 		ss.fanOutQueriesLocked(chunk, queries, answerer, help)
 	} else {
-		answered := answerer == nil
+		modelAnswers := answerer == nil
 		for _, c := range ss.order {
 			if c.view != nil {
 				ss.frameLocked(c) // drawn from the model (view.go)
 				continue
 			}
-			sent, lost := c.sendThen(wire.TypeOutput, chunk, askRange{}, nil)
-			if lost != nil {
-				ss.loseAsksLocked(c, lost)
-			}
-			if c == answerer && !sent {
-				answered = true
-			}
-			if help {
-				c.helpWriter()
+			if !ss.sendChunkLocked(c, chunk, askRange{}, nil, help) && c == answerer {
+				modelAnswers = true
 			}
 		}
-		if answered {
+		if modelAnswers {
 			ss.model.answerLastLocked()
 		}
 	}
